@@ -1,0 +1,25 @@
+# `make run` and `make test` do all set-up on a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m reader $(ARGS)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) bench/run.py --papers $(or $(N),3300)
+
+clean:
+	rm -rf $(VENV) build *.egg-info

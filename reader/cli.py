@@ -1,0 +1,254 @@
+"""Command line: no sub-command opens the window; sub-commands script the library."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Sequence
+
+from reader import __version__, paths
+from reader.core.library import Library, UnknownPaper
+from reader.core.models import Status
+
+
+class CliError(Exception):
+    """A failure reported as one line on stderr with a non-zero exit."""
+
+
+def _add_common(p: argparse.ArgumentParser, default: Any = None) -> None:
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        default=default,
+        help="library folder (default: $READER_DATA_DIR or the user data folder)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paper-reader",
+        description="Read, triage and annotate research paper lists.",
+    )
+    parser.add_argument("--version", action="version", version=f"paper-reader {__version__}")
+    _add_common(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        # SUPPRESS: `--data-dir X list` must not be reset by the sub-command's default
+        _add_common(p, default=argparse.SUPPRESS)
+        return p
+
+    p = command("list", "list matching papers: id, status, tags, title")
+    p.add_argument("query", nargs="*", help="search query (see the README)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("show", "show one paper with its annotation")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("status", "set the reading status")
+    p.add_argument("id")
+    p.add_argument("status", help="unread, reading or read")
+
+    for name, verb in (("tag", "add"), ("untag", "remove")):
+        p = command(name, f"{verb} tags")
+        p.add_argument("id")
+        p.add_argument("tags", nargs="+", metavar="TAG")
+
+    p = command("note", "set a paper's Markdown note")
+    p.add_argument("id")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--set", dest="text", metavar="TEXT", help="the note's new text")
+    group.add_argument("--file", metavar="PATH", help="read the note from a file ('-' for stdin)")
+    group.add_argument("--edit", action="store_true", help="edit in $EDITOR")
+
+    from reader import cli_transfer
+
+    cli_transfer.add_commands(command)
+    from reader import cli_backup
+
+    cli_backup.add_commands(command)
+    return parser
+
+
+def _open(args: argparse.Namespace) -> Library:
+    from reader.opening import open_library
+    from reader.store.storage import StorageError
+
+    folder = paths.data_dir(args.data_dir)
+    try:
+        opened = open_library(folder)
+    except (StorageError, OSError) as exc:
+        raise CliError(f"cannot open library: {exc}") from exc
+    for message in opened.messages:
+        print(message, file=sys.stderr)
+    return opened.library
+
+
+def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
+    paper, ann = lib.paper(pid), lib.annotation(pid)
+    data = paper.to_dict() if full else {
+        "id": paper.id, "title": paper.title, "authors": list(paper.authors),
+        "venue": paper.venue, "year": paper.year,
+    }
+    data.update(status=ann.status.value, tags=list(ann.tags))
+    if full:
+        data.update(
+            note=ann.note,
+            highlights=[h.to_dict() for h in ann.highlights],
+            created=ann.created,
+            modified=ann.modified,
+        )
+    return data
+
+
+def cmd_list(lib: Library, args: argparse.Namespace) -> None:
+    from reader.core.index import SearchIndex
+    from reader.core.query import parse
+    from reader.core.text import plain
+
+    query = parse(" ".join(args.query))
+    if query.warning:
+        print(query.warning, file=sys.stderr)
+    ids = SearchIndex(lib).filter(query)
+    if args.json:
+        _print_json([paper_json(lib, pid, full=False) for pid in ids])
+        return
+    for pid in ids:
+        tags = " ".join(f"#{t}" for t in lib.tags(pid))
+        print(f"{pid}\t{lib.status(pid).value}\t{tags}\t{plain(lib.paper(pid).title)}")
+
+
+def cmd_show(lib: Library, args: argparse.Namespace) -> None:
+    from reader.core.text import plain
+
+    pid = _paper_id(lib, args.id)
+    data = paper_json(lib, pid, full=True)
+    if args.json:
+        _print_json(data)
+        return
+    print(plain(data["title"]))
+    print(", ".join(data["authors"]))
+    print(" · ".join(str(x) for x in (data["venue"], data["year"], data["presentation"]) if x))
+    if data["url"]:
+        print(data["url"])
+    print(f"id: {pid}    status: {data['status']}    tags: {', '.join(data['tags']) or '-'}")
+    if data["abstract"]:
+        print()
+        print(plain(data["abstract"]))
+    if data["note"]:
+        print("\nNote:\n" + data["note"])
+
+
+def cmd_status(lib: Library, args: argparse.Namespace) -> None:
+    try:
+        status = Status.parse(args.status)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    pid = _paper_id(lib, args.id)
+    lib.set_status([pid], status)
+    print(f"{pid}: {status.value}")
+
+
+def cmd_tag(lib: Library, args: argparse.Namespace) -> None:
+    pid = _paper_id(lib, args.id)
+    if args.command == "tag":
+        lib.add_tags([pid], args.tags)
+    else:
+        lib.remove_tags([pid], args.tags)
+    print(f"{pid}: {' '.join(lib.tags(pid)) or '(no tags)'}")
+
+
+def cmd_note(lib: Library, args: argparse.Namespace) -> None:
+    pid = _paper_id(lib, args.id)
+    if args.text is not None:
+        text = args.text
+    elif args.file:
+        try:
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"cannot read {args.file}: {exc}") from None
+    else:
+        text = _edit_in_editor(lib.annotation(pid).note)
+    try:
+        lib.set_note(pid, text)
+    except ValueError as exc:
+        raise CliError(f"note not saved: {exc}") from None
+    print(f"{pid}: note saved ({len(text)} characters)")
+
+
+def _edit_in_editor(text: str) -> str:
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False, encoding="utf-8") as fh:
+        fh.write(text)
+        name = fh.name
+    try:
+        if subprocess.call([*editor.split(), name]) != 0:
+            raise CliError(f"{editor} exited with an error; note unchanged")
+        return Path(name).read_text("utf-8")
+    finally:
+        os.unlink(name)
+
+
+def _paper_id(lib: Library, given: str) -> str:
+    if given in lib:
+        return given
+    matches = [pid for pid in lib.paper_ids() if pid.startswith(given)] if len(given) >= 4 else []
+    if len(matches) == 1:
+        return matches[0]
+    raise CliError(f"no paper with id {given!r}" + (" (ambiguous prefix)" if matches else ""))
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+COMMANDS: dict[str, Callable[[Library, argparse.Namespace], None]] = {
+    "list": cmd_list,
+    "show": cmd_show,
+    "status": cmd_status,
+    "tag": cmd_tag,
+    "untag": cmd_tag,
+    "note": cmd_note,
+}
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"paper-reader: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if not args.command:
+        from reader.ui.app import run
+
+        return run(paths.data_dir(args.data_dir))
+    from reader import cli_backup, cli_transfer
+    from reader.core.library import SaveFailed
+    from reader.store.storage import StorageError
+
+    handler = (COMMANDS.get(args.command) or cli_transfer.COMMANDS.get(args.command)
+               or cli_backup.COMMANDS[args.command])
+    try:
+        handler(_open(args), args)
+    except CliError as exc:
+        _fail(str(exc))
+    except UnknownPaper as exc:
+        _fail(str(exc))
+    except (StorageError, SaveFailed) as exc:
+        _fail(f"not saved: {exc}")
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def gui_main() -> int:
+    return main([])

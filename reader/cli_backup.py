@@ -1,0 +1,84 @@
+"""Command line: take a backup of the annotations now, list backups, restore one."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from reader import paths
+from reader.core.library import Library
+
+
+def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    p = command("backup", "back up the annotations now (kept in the library's backups/ folder)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = command("restore", "list the backups, or restore one (the current file is kept aside)")
+    p.add_argument("name", nargs="?", help="the backup to restore (a unique prefix is enough)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _backups(args: argparse.Namespace) -> Any:
+    from reader.store.backups import Backups
+
+    return Backups(paths.data_dir(args.data_dir))
+
+
+def cmd_backup(lib: Library, args: argparse.Namespace) -> None:
+    from reader.cli import CliError, _print_json
+    from reader.store.storage import StorageError
+
+    try:
+        path = _backups(args).take("manual", force=True)
+    except StorageError as exc:
+        raise CliError(f"backup not taken: {exc}") from None
+    if path is None:
+        raise CliError("backup not taken: there are no annotations to back up yet")
+    if args.json:
+        _print_json({"name": path.name, "path": str(path)})
+    else:
+        print(f"backup taken: {path.name}\n  in {path.parent}")
+
+
+def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
+    from reader.cli import CliError, _print_json
+    from reader.store.storage import DamagedFileError, StorageError
+
+    backups = _backups(args)
+    if args.name is None:
+        rows = []
+        for info in backups.list():
+            try:
+                count: int | None = backups.check(info)
+            except DamagedFileError:
+                count = None
+            rows.append({"name": info.name, "taken": info.taken.isoformat(),
+                         "reason": info.reason, "annotations": count})
+        if args.json:
+            _print_json(rows)
+            return
+        if not rows:
+            print(f"no backups yet in {backups.dir}", file=sys.stderr)
+        for row in rows:
+            count_text = "damaged" if row["annotations"] is None else f"{row['annotations']} annotations"
+            print(f"{row['name']}\t{row['reason']}\t{count_text}")
+        return
+    try:
+        info = backups.find(args.name)
+        aside = backups.restore(info.name)
+    except StorageError as exc:
+        raise CliError(f"not restored: {exc}") from None
+    if args.json:
+        _print_json({"restored": info.name, "previous": str(aside) if aside else None})
+        return
+    print(f"restored {info.name}")
+    if aside:
+        print(f"  the previous annotations were kept as {aside}")
+
+
+COMMANDS: dict[str, Callable[[Library, Any], None]] = {
+    "backup": cmd_backup,
+    "restore": cmd_restore,
+}

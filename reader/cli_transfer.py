@@ -1,0 +1,65 @@
+"""Command line: import and export."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from reader.core.library import Library
+
+
+def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    from reader.formats import EXPORT_FORMATS, IMPORT_FORMATS
+
+    p = command("import", "import paper lists; reports added, updated, skipped")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", choices=IMPORT_FORMATS, help="override format detection")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = command("export", "export papers with their annotations")
+    p.add_argument("--format", required=True, choices=EXPORT_FORMATS)
+    p.add_argument("-o", "--output", metavar="PATH",
+                   help="file (a folder for markdown); standard output when absent")
+    p.add_argument("query", nargs="*", help="only papers matching this query")
+
+
+def cmd_import(lib: Library, args: argparse.Namespace) -> None:
+    from reader.cli import CliError, _print_json
+    from reader.formats import FormatError
+    from reader.importing import import_files
+
+    try:
+        report = import_files(lib, [Path(p) for p in args.paths], args.format)
+    except FormatError as exc:
+        raise CliError(str(exc)) from None
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        print(report.summary())
+        for skip in report.skipped:
+            print(f"  skipped {skip.place}: {skip.reason}")
+
+
+def cmd_export(lib: Library, args: argparse.Namespace) -> None:
+    from reader.cli import CliError
+    from reader.exporting import export_to, export_text
+    from reader.core.index import SearchIndex
+    from reader.core.query import parse
+
+    ids = SearchIndex(lib).filter(parse(" ".join(args.query)))
+    if args.output:
+        try:
+            written = export_to(lib, ids, args.format, Path(args.output))
+        except OSError as exc:
+            raise CliError(f"export failed: {exc}") from None
+        print(f"exported {len(ids)} papers to {written}", file=sys.stderr)
+    else:
+        sys.stdout.write(export_text(lib, ids, args.format))
+
+
+COMMANDS: dict[str, Callable[[Library, Any], None]] = {
+    "import": cmd_import,
+    "export": cmd_export,
+}

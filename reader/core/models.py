@@ -1,0 +1,241 @@
+"""What a paper and an annotation are: frozen values, plain dicts on disk."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Mapping
+
+
+class Status(str, Enum):
+    """The reader's own progress on a paper. Never a tag."""
+
+    UNREAD = "unread"
+    READING = "reading"
+    READ = "read"
+
+    @classmethod
+    def parse(cls, value: str) -> "Status":
+        """Return the status named by `value` (case-insensitive) or raise ValueError."""
+        try:
+            return cls(value.strip().lower())
+        except ValueError:
+            names = ", ".join(s.value for s in cls)
+            raise ValueError(f"unknown status {value!r} (expected one of: {names})") from None
+
+
+def _str(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One entry of the catalogue (papers.json). Owned by imports, not by the user."""
+
+    id: str
+    title: str
+    authors: tuple[str, ...] = ()
+    abstract: str = ""
+    venue: str = ""
+    year: int | None = None
+    url: str = ""
+    #: the venue's decision: Poster, Oral, Spotlight...
+    presentation: str = ""
+    track: str = ""
+    doi: str = ""
+    arxiv: str = ""
+    #: where the record came from (file name or "bundled sample")
+    source: str = ""
+    #: True when the title was derived from the abstract (plain-text lists)
+    title_derived: bool = False
+    #: ISO 8601 UTC time the paper entered the library
+    added: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["authors"] = list(self.authors)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Paper":
+        year = data.get("year")
+        try:
+            year_value = int(year) if year not in (None, "") else None
+        except (TypeError, ValueError):
+            year_value = None
+        authors = data.get("authors") or ()
+        if isinstance(authors, str):
+            authors = (authors,)
+        return cls(
+            id=_str(data["id"]),
+            title=_str(data.get("title")),
+            authors=tuple(_str(a) for a in authors),
+            abstract=_str(data.get("abstract")),
+            venue=_str(data.get("venue")),
+            year=year_value,
+            url=_str(data.get("url")),
+            presentation=_str(data.get("presentation")),
+            track=_str(data.get("track")),
+            doi=_str(data.get("doi")),
+            arxiv=_str(data.get("arxiv")),
+            source=_str(data.get("source")),
+            title_derived=bool(data.get("title_derived", False)),
+            added=_str(data.get("added")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """A passage of the abstract the user marked, anchored by its quote and context."""
+
+    id: str
+    quote: str
+    prefix: str = ""
+    suffix: str = ""
+    color: str = "yellow"
+    comment: str = ""
+    created: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Highlight":
+        return cls(
+            id=_str(data.get("id")),
+            quote=_str(data.get("quote")),
+            prefix=_str(data.get("prefix")),
+            suffix=_str(data.get("suffix")),
+            color=_str(data.get("color")) or "yellow",
+            comment=_str(data.get("comment")),
+            created=_str(data.get("created")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """What the user wrote about one paper (annotations.json)."""
+
+    paper_id: str
+    status: Status = Status.UNREAD
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    highlights: tuple[Highlight, ...] = ()
+    rating: int = 0
+    created: str = ""
+    modified: str = ""
+
+    @property
+    def is_empty(self) -> bool:
+        return (
+            self.status is Status.UNREAD
+            and not self.tags
+            and not self.note
+            and not self.highlights
+            and not self.rating
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "paper_id": self.paper_id,
+            "status": self.status.value,
+            "tags": list(self.tags),
+            "note": self.note,
+            "highlights": [h.to_dict() for h in self.highlights],
+            "rating": self.rating,
+            "created": self.created,
+            "modified": self.modified,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Annotation":
+        try:
+            status = Status.parse(_str(data.get("status") or "unread"))
+        except ValueError:
+            status = Status.UNREAD
+        tags = data.get("tags") or ()
+        if isinstance(tags, str):
+            tags = (tags,)
+        try:
+            rating = int(data.get("rating") or 0)
+        except (TypeError, ValueError):
+            rating = 0
+        return cls(
+            paper_id=_str(data["paper_id"]),
+            status=status,
+            tags=tuple(normalise_tags(_str(t) for t in tags)),
+            note=_str(data.get("note")),
+            highlights=tuple(
+                Highlight.from_dict(h) for h in data.get("highlights") or () if isinstance(h, Mapping)
+            ),
+            rating=rating,
+            created=_str(data.get("created")),
+            modified=_str(data.get("modified")),
+        )
+
+
+_TAG_SPACE = re.compile(r"\s+")
+
+
+def normalise_tag(tag: str) -> str:
+    """A tag as stored: trimmed, inner whitespace collapsed, no empty path parts."""
+    tag = _TAG_SPACE.sub(" ", unicodedata.normalize("NFC", tag)).strip()
+    parts = [p.strip() for p in tag.split("/")]
+    return "/".join(p for p in parts if p)
+
+
+def normalise_tags(tags: Any) -> list[str]:
+    """Normalised tags, empty ones dropped, duplicates (case-insensitive) removed, order kept."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for raw in tags:
+        tag = normalise_tag(raw)
+        key = tag.casefold()
+        if tag and key not in seen:
+            seen.add(key)
+            out.append(tag)
+    return out
+
+
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def normalise_title(title: str) -> str:
+    """A title reduced for matching: accents, case, punctuation and spacing ignored."""
+    decomposed = unicodedata.normalize("NFKD", title)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NON_WORD.sub(" ", stripped.casefold()).strip()
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+
+
+def make_paper_id(
+    *,
+    source_id: str = "",
+    doi: str = "",
+    arxiv: str = "",
+    title: str = "",
+    abstract: str = "",
+) -> str:
+    """A paper's stable id: the source's own id, else DOI, else arXiv id, else a
+    hash of the normalised title, else of the abstract. Re-importing the same
+    record always yields the same id."""
+    if source_id.strip():
+        return source_id.strip()
+    if doi.strip():
+        return "doi-" + _digest(doi.strip().lower())
+    if arxiv.strip():
+        return "arxiv-" + _digest(arxiv.strip().lower())
+    norm = normalise_title(title)
+    if norm:
+        return "t-" + _digest(norm)
+    norm = normalise_title(abstract)
+    if norm:
+        return "a-" + _digest(norm)
+    raise ValueError("a paper needs a title, an abstract or an id")

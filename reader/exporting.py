@@ -1,0 +1,37 @@
+"""Exporting papers with their annotations to text or to files (atomically)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from reader.core.library import Library
+from reader.store.storage import atomic_write
+
+
+def _items(lib: Library, ids: Sequence[str]) -> list:  # type: ignore[type-arg]
+    return [(lib.paper(pid), lib.annotation(pid)) for pid in ids]
+
+
+def export_text(lib: Library, ids: Sequence[str], fmt: str) -> str:
+    """The export as one text (markdown: the files one after another)."""
+    from reader.formats import export_papers
+
+    out = export_papers(_items(lib, ids), fmt)
+    if isinstance(out, dict):
+        return "\n".join(f"<!-- {name} -->\n{text}" for name, text in out.items())
+    return out
+
+
+def export_to(lib: Library, ids: Sequence[str], fmt: str, target: Path) -> Path:
+    """Write the export to `target` (a folder for markdown); every file atomic."""
+    from reader.formats import export_papers
+
+    out = export_papers(_items(lib, ids), fmt)
+    if isinstance(out, dict):
+        target.mkdir(parents=True, exist_ok=True)
+        for name, text in out.items():
+            atomic_write(target / name, text.encode("utf-8"))
+        return target
+    atomic_write(target, out.encode("utf-8"))
+    return target

@@ -1,0 +1,146 @@
+"""Paper list file formats: detect, read (import) and write (export). No Qt here."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reader.core.models import Annotation, Paper
+from reader.formats.common import FormatError, ReadResult, Skipped, decode, encoding_warning
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "FORMATS",
+    "IMPORT_FORMATS",
+    "FormatError",
+    "FormatInfo",
+    "ReadResult",
+    "Skipped",
+    "detect_format",
+    "export_papers",
+    "read_papers",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FormatInfo:
+    """One file format: what it is called and which files it reads or writes."""
+
+    name: str
+    label: str
+    extensions: tuple[str, ...]
+    #: module in reader.formats with read(text, name) -> ReadResult, or "" when not importable
+    reader: str = ""
+    #: module in reader.formats with export(items, ...), or "" when not exportable
+    writer: str = ""
+
+
+FORMATS: dict[str, FormatInfo] = {
+    "text": FormatInfo("text", "Plain text abstracts", (".txt", ".text"), reader="plaintext"),
+    "json": FormatInfo("json", "JSON", (".json",), reader="jsonfile", writer="jsonfile"),
+    "bibtex": FormatInfo(
+        "bibtex", "BibTeX", (".bib", ".bibtex"), reader="bibtex", writer="bibtex_export"
+    ),
+    "ris": FormatInfo("ris", "RIS", (".ris",), reader="ris"),
+    "csv": FormatInfo("csv", "CSV", (".csv", ".tsv"), reader="csvfile", writer="csvfile"),
+    "markdown": FormatInfo("markdown", "Markdown files", (".md",), writer="markdown_export"),
+}
+IMPORT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.reader)
+EXPORT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.writer)
+
+_JSON_START = re.compile(r'\s*(?:\{\s*(?:"|\})|\[\s*(?:\{|\[|"|\]))')
+_BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
+_RIS_START = re.compile(r"^TY\s{1,2}-", re.MULTILINE)
+_CSV_HEADER = re.compile(
+    r"[^\n]*\b(?:title|abstract)\b[^\n]*[,;\t]|[^\n]*[,;\t][^\n]*\b(?:title|abstract)\b",
+    re.IGNORECASE,
+)
+
+
+def _head_text(head: bytes) -> str:
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return head.decode("utf-16", "ignore")
+    return head.decode("utf-8", "ignore").lstrip("\ufeff")
+
+
+def detect_format(path: Path | str, head: bytes) -> str:
+    """The format of a file ("text", "json", "bibtex", "ris", "csv") from its first bytes and name.
+
+    Content that is unmistakable wins (a .txt holding BibTeX is BibTeX); then the
+    extension; then a CSV-looking header row; plain text otherwise.
+    """
+    text = _head_text(head)
+    if _JSON_START.match(text):
+        return "json"
+    if _RIS_START.search(text):
+        return "ris"
+    if _BIBTEX_ENTRY.search(text):
+        return "bibtex"
+    suffix = Path(path).suffix.lower()
+    for name, info in FORMATS.items():
+        if info.reader and suffix in info.extensions:
+            return name
+    if _CSV_HEADER.match(text):
+        return "csv"
+    return "text"
+
+
+def read_papers(path: Path, fmt: str | None = None) -> ReadResult:
+    """Read the papers in `path` (format detected when `fmt` is None).
+
+    Raises FormatError (one line naming the file) when the file cannot be read or yields
+    no paper at all; otherwise bad records are listed in `skipped` with where and why.
+    """
+    path = Path(path)
+    name = path.name
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    fmt = fmt or detect_format(path, data[:4096])
+    info = FORMATS.get(fmt)
+    if info is None or not info.reader:
+        known = ", ".join(IMPORT_FORMATS)
+        raise FormatError(f"{name}: cannot import format {fmt!r} (known: {known})")
+    text, encoding = decode(data, name)
+    if not text.strip().strip("\ufeff"):
+        raise FormatError(f"{name}: the file is empty")
+    module = importlib.import_module(f"reader.formats.{info.reader}")
+    try:
+        result: ReadResult = module.read(text, name)
+    except RecursionError:
+        raise FormatError(f"{name}: nested too deeply to be a paper list") from None
+    result.encoding = encoding
+    result.format = fmt
+    warning = encoding_warning(name, encoding)
+    if warning is not None:
+        result.warnings.insert(0, warning)
+    if not result.records and not result.native:
+        why = f": {result.skipped[0]}" if result.skipped else ""
+        raise FormatError(f"{name}: no papers found as {info.label}{why}")
+    return result
+
+
+def export_papers(
+    items: Sequence[tuple[Paper, Annotation | None]],
+    fmt: str,
+    *,
+    tag_colours: Mapping[str, str] | None = None,
+) -> str | dict[str, str]:
+    """The export of `items` as text, or for "markdown" as {safe file name: content}.
+
+    `tag_colours` is kept by the JSON export (the only one that round-trips everything).
+    Raises ValueError for an unknown format.
+    """
+    info = FORMATS.get(fmt)
+    if info is None or not info.writer:
+        raise ValueError(f"cannot export as {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")
+    module = importlib.import_module(f"reader.formats.{info.writer}")
+    if fmt == "json":
+        text: str = module.export(items, tag_colours)
+        return text
+    exported: str | dict[str, str] = module.export(items)
+    return exported

@@ -1,0 +1,261 @@
+"""Shared pieces of the importers: results, errors, decoding and field clean-up."""
+
+from __future__ import annotations
+
+import codecs
+import html
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from reader.core.merge import Skipped
+from reader.core.models import Annotation, Paper, make_paper_id
+
+__all__ = ["FormatError", "ReadResult", "Skipped"]
+
+#: Derived titles are cut at a word boundary before this many characters.
+DERIVED_TITLE_CHARS = 90
+
+
+class FormatError(Exception):
+    """The file yields no paper: one line naming the file and what is wrong with it."""
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """What an importer found in one file."""
+
+    records: list[Paper] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    #: annotations carried by the file (our own JSON export, CSV status/tags/note columns)
+    annotations: list[Annotation] = field(default_factory=list)
+    tag_colours: dict[str, str] = field(default_factory=dict)
+    #: non-fatal findings: encoding guessed, fields lost to a stray brace, a heading ignored
+    warnings: list[Skipped] = field(default_factory=list)
+    #: the text encoding the file was read with ("utf-8", "utf-8-sig", "utf-16", "cp1252", ...)
+    encoding: str = "utf-8"
+    format: str = ""
+    #: True for our own export: an empty one is still a valid file
+    native: bool = False
+
+
+# --- bytes -> text -------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def decode(data: bytes, name: str) -> tuple[str, str]:
+    """(text, encoding) of a file's bytes, newlines normalised to "\\n"; FormatError if binary."""
+    if data.startswith(codecs.BOM_UTF8):
+        text, encoding = _decode_utf8(data[3:], name), "utf-8-sig"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text, encoding = data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            raise FormatError(f"{name}: starts like UTF-16 but is not valid UTF-16") from None
+    else:
+        if b"\x00" in data:
+            raise FormatError(f"{name}: contains NUL bytes: a binary file, not a paper list")
+        try:
+            text, encoding = _decode_utf8(data, name), "utf-8"
+        except UnicodeDecodeError:
+            text, encoding = _decode_legacy(data)
+    if "\x00" in text:
+        raise FormatError(f"{name}: contains NUL characters: a binary file, not a paper list")
+    sample = text[:65536]
+    controls = len(_CONTROL.findall(sample))
+    if controls > max(2, len(sample) // 200):
+        raise FormatError(f"{name}: looks binary ({controls} control characters), not a paper list")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, encoding
+
+
+def _decode_utf8(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # A file cut in the middle of its last character is still UTF-8.
+        if exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
+            return data[: exc.start].decode("utf-8") + "\ufffd"
+        raise
+
+
+def _decode_legacy(data: bytes) -> tuple[str, str]:
+    """Windows-1252 when every byte is defined there (the usual non-UTF-8 export), else Latin-1."""
+    try:
+        return data.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def encoding_warning(name: str, encoding: str) -> Skipped | None:
+    if encoding in ("utf-8", "utf-8-sig", "utf-16"):
+        return None
+    label = {"cp1252": "Windows-1252", "latin-1": "Latin-1"}.get(encoding, encoding)
+    return Skipped(name, f"not UTF-8: read as {label} (a guess; check accented letters)")
+
+
+# --- field clean-up ------------------------------------------------------------------------
+
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def clean(value: object) -> str:
+    """A field value as safe text: str, no lone surrogates, no control characters, NFC."""
+    if value is None or isinstance(value, (dict, list, tuple, set)):
+        return ""
+    text = value if isinstance(value, str) else str(value)
+    if _BAD_CHARS.search(text):
+        text = re.sub(r"[\ud800-\udfff]", "\ufffd", text)
+        text = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", "", text)
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return text
+
+
+def unescape(text: str) -> str:
+    """HTML entities (only the well-formed `&name;` kind, so TeX `&` survives) unescaped."""
+    if "&" not in text:
+        return text
+    return _ENTITY.sub(lambda m: clean(html.unescape(m.group(0))), text)
+
+
+def one_line(value: object) -> str:
+    """Cleaned, entities unescaped, all whitespace (line breaks too) collapsed to single spaces."""
+    return " ".join(unescape(clean(value)).split())
+
+
+_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
+_ET_AL = {"others", "et al", "et al.", "and others"}
+
+
+def split_authors(value: object) -> list[str]:
+    """Author names from a list or one string joined by `;`, `,` or ` and `."""
+    if isinstance(value, (list, tuple)):
+        parts: Iterable[object] = value
+    else:
+        text = one_line(value)
+        if ";" in text:
+            parts = text.split(";")
+        else:
+            parts = [p for chunk in text.split(",") for p in _AND.split(chunk)]
+    names = (one_line(p) for p in parts)
+    return [n for n in names if n and n.casefold() not in _ET_AL]
+
+
+_YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d|21\d\d)(?!\d)")
+
+
+def parse_year(value: object) -> int | None:
+    """The first plausible four-digit year in a value, else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value if 1600 <= value <= 2199 else None
+    if isinstance(value, float):
+        return int(value) if 1600 <= value <= 2199 else None  # NaN compares False
+    match = _YEAR.search(clean(value))
+    return int(match.group(1)) if match else None
+
+
+_DOI = re.compile(r"10\.\d{4,9}/\S+")
+_ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
+_ARXIV_OLD = re.compile(r"\b([a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
+
+
+def normalise_doi(value: object) -> str:
+    """A bare DOI ("10.1234/abc"), from a DOI, a doi: name or a doi.org link; "" if none."""
+    match = _DOI.search(clean(value))
+    return match.group(0).rstrip(".,;") if match else ""
+
+
+def find_arxiv(value: object, *, bare: bool = True) -> str:
+    """An arXiv id ("2501.01234", "hep-th/9901001") in `value`; "" if none.
+
+    With `bare=False` (URLs, DOIs) the value must mention arXiv, so other numbers never match.
+    """
+    text = clean(value)
+    if not text or (not bare and "arxiv" not in text.lower()):
+        return ""
+    match = _ARXIV_NEW.search(text) or _ARXIV_OLD.search(text)
+    return match.group(1) if match else ""
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[\"“(\[]?[A-Z0-9])")
+
+
+def derive_title(abstract: str) -> str:
+    """A stand-in title: the abstract's first sentence, cut at a word before ~90 characters."""
+    match = _SENTENCE_END.search(abstract)
+    sentence = abstract[: match.start()] if match else abstract.rstrip(".")
+    if len(sentence) <= DERIVED_TITLE_CHARS:
+        return sentence
+    cut = sentence[: DERIVED_TITLE_CHARS - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-(") + "…"
+
+
+_COUNTER = re.compile(r"\d{1,6}")
+
+
+def stable_id(value: object) -> str:
+    """The source's own id, unless it is a small counter ("1", "2"...) that collides across files."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return ""
+    text = one_line(value)
+    return "" if _COUNTER.fullmatch(text) else text
+
+
+def make_record(
+    *,
+    source: str,
+    source_id: object = "",
+    title: object = "",
+    authors: Iterable[object] = (),
+    abstract: object = "",
+    venue: object = "",
+    year: int | None = None,
+    url: object = "",
+    presentation: object = "",
+    track: object = "",
+    doi: object = "",
+    arxiv: object = "",
+) -> Paper:
+    """A Paper with every field cleaned and its stable id; ValueError when it has no title/abstract."""
+    title_text = one_line(title)
+    abstract_text = one_line(abstract)
+    doi_text = normalise_doi(doi)
+    arxiv_text = (
+        find_arxiv(arxiv) or find_arxiv(url, bare=False) or find_arxiv(doi_text, bare=False)
+    )
+    derived = not title_text and bool(abstract_text)
+    if derived:
+        title_text = derive_title(abstract_text)
+    if not title_text:
+        raise ValueError("no title and no abstract")
+    paper_id = make_paper_id(
+        source_id=one_line(source_id),
+        doi=doi_text,
+        arxiv=arxiv_text,
+        title="" if derived else title_text,
+        abstract=abstract_text,
+    )
+    return Paper(
+        id=paper_id,
+        title=title_text,
+        authors=tuple(a for a in (one_line(x) for x in authors) if a),
+        abstract=abstract_text,
+        venue=one_line(venue),
+        year=year,
+        url=one_line(url),
+        presentation=one_line(presentation),
+        track=one_line(track),
+        doi=doi_text,
+        arxiv=arxiv_text,
+        source=source,
+        title_derived=derived,
+    )

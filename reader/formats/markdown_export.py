@@ -1,0 +1,119 @@
+"""Markdown export: one file per paper, YAML front matter, abstract, note and highlights."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from reader.core.models import Annotation, Paper, Status
+
+#: File names are cut to this many characters (before ".md") and UTF-8 bytes, under every
+#: file system's 255-byte limit even with " (99).md" appended.
+MAX_NAME_CHARS = 80
+MAX_NAME_BYTES = 200
+
+_WINDOWS_RESERVED = frozenset(
+    ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"]
+    + [f"{p}{n}" for p in ("COM", "LPT") for n in (*"123456789", "¹", "²", "³")]
+)
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f<>:"/\\|?*\u2028\u2029\ufeff\ud800-\udfff]+')
+
+
+def safe_file_name(title: str, fallback: str = "paper") -> str:
+    """A file name stem safe on Windows, macOS and Linux: no separators, `..`, control or
+    reserved characters, no reserved device name (CON, NUL...), at most MAX_NAME_CHARS."""
+    name = unicodedata.normalize("NFC", title)
+    name = _UNSAFE.sub(" ", name.replace("$", ""))
+    name = re.sub(r"\.{2,}", ".", " ".join(name.split()))
+    name = name[:MAX_NAME_CHARS]
+    while len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        name = name[:-1]
+    name = name.strip(" .")  # Windows drops trailing dots and spaces
+    name = name.lstrip(".-")  # no hidden files, no names that read as command-line options
+    if not name:
+        name = _UNSAFE.sub("-", fallback).strip(" .-")[:MAX_NAME_CHARS] or "paper"
+    if name.split(".")[0].strip().upper() in _WINDOWS_RESERVED:
+        name = "_" + name
+    return name
+
+
+def _unique(stem: str, used: set[str]) -> str:
+    """`stem.md`, or `stem (2).md`...; compared case-insensitively (macOS, Windows)."""
+    candidate, n = f"{stem}.md", 1
+    while candidate.casefold() in used:
+        n += 1
+        candidate = f"{stem} ({n}).md"
+    used.add(candidate.casefold())
+    return candidate
+
+
+def yaml_string(value: str) -> str:
+    """A double-quoted YAML scalar (also valid JSON): quotes, backslashes and every
+    non-printable character escaped, so any title or URL survives."""
+    out = ['"']
+    for char in value:
+        code = ord(char)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF):
+            out.append(f"\\u{code:04x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\\ufffd")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _list(name: str, values: Sequence[str]) -> list[str]:
+    if not values:
+        return [f"{name}: []"]
+    return [f"{name}:"] + [f"  - {yaml_string(v)}" for v in values]
+
+
+def _quote(text: str) -> str:
+    return "\n".join("> " + line if line else ">" for line in text.splitlines() or [""])
+
+
+def render(paper: Paper, annotation: Annotation | None) -> str:
+    """One paper as a Markdown document with YAML front matter."""
+    status = annotation.status if annotation else Status.UNREAD
+    tags = annotation.tags if annotation else ()
+    front = [
+        "---",
+        f"title: {yaml_string(paper.title)}",
+        *_list("authors", paper.authors),
+        f"venue: {yaml_string(paper.venue)}",
+        f"year: {paper.year if paper.year is not None else 'null'}",
+        f"url: {yaml_string(paper.url)}",
+        f"status: {yaml_string(status.value)}",
+        *_list("tags", tags),
+        f"id: {yaml_string(paper.id)}",
+        "---",
+    ]
+    body = ["", "# " + " ".join(paper.title.split()), ""]
+    if paper.abstract:
+        body += ["## Abstract", "", paper.abstract, ""]
+    if annotation and annotation.note.strip():
+        body += ["## Note", "", annotation.note.strip("\n"), ""]
+    if annotation and annotation.highlights:
+        body += ["## Highlights", ""]
+        for highlight in annotation.highlights:
+            body += [_quote(highlight.quote), ""]
+            if highlight.comment.strip():
+                body += [highlight.comment.strip("\n"), ""]
+    return "\n".join(front + body)
+
+
+def export(items: Sequence[tuple[Paper, Annotation | None]]) -> dict[str, str]:
+    """{file name: Markdown} for every paper; names are safe and unique."""
+    used: set[str] = set()
+    files: dict[str, str] = {}
+    for paper, annotation in items:
+        files[_unique(safe_file_name(paper.title, paper.id), used)] = render(paper, annotation)
+    return files

@@ -1,0 +1,86 @@
+"""Importing files into a library: read, plan against what is there, write once."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from reader.core.library import Library, now_iso
+from reader.core.merge import Skipped, plan_import
+from reader.core.models import Annotation, Paper
+
+
+@dataclass
+class ImportReport:
+    files: list[str] = field(default_factory=list)
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    annotations: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        text = (f"{', '.join(self.files)}: {self.added} added, {self.updated} updated, "
+                f"{self.unchanged} unchanged, {len(self.skipped)} skipped")
+        if self.annotations:
+            text += f", {self.annotations} annotations restored"
+        return "\n".join([text, *self.notes])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "annotations": self.annotations,
+            "skipped": [{"place": s.place, "reason": s.reason} for s in self.skipped],
+            "notes": self.notes,
+        }
+
+
+def import_files(
+    lib: Library,
+    files: Sequence[Path],
+    fmt: str | None = None,
+    *,
+    progress: Callable[[int, int], bool] | None = None,
+) -> ImportReport:
+    """Import every file as one transaction: if any file yields nothing, or the
+    caller cancels through `progress` (returning False), nothing is written.
+    Raises reader.formats.FormatError for a file that yields no paper."""
+    from reader.formats import read_papers
+
+    report = ImportReport(files=[str(f) for f in files])
+    records: list[Paper] = []
+    annotations: list[Annotation] = []
+    for n, path in enumerate(files):
+        result = read_papers(path, fmt)
+        records.extend(result.records)
+        annotations.extend(result.annotations)
+        report.skipped.extend(result.skipped)
+        report.notes.extend(str(w) for w in result.warnings)
+        if progress is not None and not progress(n + 1, len(files)):
+            raise ImportCancelled()
+    existing = {p.id: p for p in lib.papers()}
+    plan = plan_import(existing, records)
+    report.skipped.extend(plan.skipped)
+    stamp = now_iso()
+    added = [p if p.added else dataclasses.replace(p, added=stamp) for p in plan.added]
+    report.added, report.updated, report.unchanged = len(added), len(plan.updated), plan.unchanged
+    lib.add_papers([*added, *plan.updated])
+    restored = {}
+    for ann in annotations:
+        pid = plan.id_map.get(ann.paper_id, ann.paper_id)
+        if pid in lib and lib.annotation(pid).is_empty and not ann.is_empty:
+            restored[pid] = dataclasses.replace(ann, paper_id=pid)
+    if restored:
+        lib.put_annotations(restored)
+        report.annotations = len(restored)
+    return report
+
+
+class ImportCancelled(Exception):
+    """The user cancelled; nothing was written."""

@@ -1,0 +1,62 @@
+"""Open a library folder for the CLI and the window: recover, seed, migrate."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reader import paths
+from reader.core.library import Library
+from reader.core.models import Paper
+from reader.store.backups import Backups
+from reader.store.files import ANNOTATIONS_FILE, LibraryFolder
+from reader.store.migrations import migrate
+from reader.store.recovery import recover
+from reader.store.storage import StorageError
+
+
+@dataclass
+class OpenedLibrary:
+    library: Library
+    folder: LibraryFolder
+    #: things the user should be told (seeded, recovered a damaged file...)
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def backups(self) -> Backups:
+        """Backups of annotations.json: take("close") on close, take_if_due() hourly."""
+        backups: Backups = self.folder.backups
+        return backups
+
+
+def sample_papers() -> list[Paper]:
+    """The bundled ICML 2025 sample as Papers."""
+    from reader.formats import read_papers
+
+    result = read_papers(paths.bundled_sample(), "json")
+    source = "bundled ICML 2025 sample"
+    return [dataclasses.replace(p, source=source) for p in result.records]
+
+
+def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
+    """Open (creating if needed) the library in `folder`. A damaged file is moved
+    aside and replaced by the newest good backup; an empty library is seeded with
+    the bundled sample; the schema is brought up to date (backup first). Raises
+    StorageError with a one-line reason only if the folder cannot be used at all."""
+    if folder.exists() and not folder.is_dir():
+        raise StorageError(f"{folder}: not a folder")
+    store = LibraryFolder(folder)
+    messages = recover(store)
+    read_only = store.read_only()
+    if read_only:
+        messages.append(f"{read_only}. You can read this library, but changes will not be saved.")
+    elif seed and store.is_empty():
+        papers = sample_papers()
+        store.add_papers(papers)
+        messages.append(f"New library in {folder}: added the {len(papers)} papers of the bundled sample.")
+    if not read_only and ANNOTATIONS_FILE not in store.unreadable:
+        messages.extend(migrate(store))
+    library = Library(store)
+    messages.extend(store.problems)
+    return OpenedLibrary(library, store, messages)

@@ -1,0 +1,79 @@
+"""Abstracts and titles as safe Qt rich-text HTML: every character of the source is escaped."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+from reader.render.pieces import Piece
+from reader.render.tex import light_clean, parse
+
+_TAGS = {"b": "b", "i": "i", "mi": "i", "code": "code", "sup": "sup", "sub": "sub"}
+_PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+
+
+def abstract_html(text: str) -> str:
+    """TeX-flavoured `text` as paragraphs of safe HTML: "" only for "".
+
+    `$\\textbf{x}$` is bold, `$H^{1/2}$` H<sup>1/2</sup>, math letters italic,
+    `*a*` italic, ``` ``a'' ``` curly quotes; blank lines start paragraphs. Raw
+    HTML in the source shows as text. Never raises: text that cannot be parsed
+    is shown escaped.
+    """
+    return _render(text, block=True)
+
+
+def title_html(text: str) -> str:
+    """TeX-flavoured `text` as one line of safe inline HTML (no paragraphs)."""
+    return _render(text, block=False)
+
+
+def tex_html(text: str) -> str:
+    """Inline HTML for a math span such as `$x^2$` in a note, like title_html()."""
+    return _render(text, block=False)
+
+
+def pieces_html(pieces: Iterable[Piece], *, block: bool) -> str:
+    """Escaped HTML for `pieces`; with `block`, <p> paragraphs split on blank lines."""
+    out: list[str] = []
+    stack: list[str] = []
+
+    def walk(items: Iterable[Piece]) -> None:
+        for p in items:
+            if isinstance(p, str):
+                for k, part in enumerate(_PARAGRAPH.split(p)):
+                    if k:  # a paragraph break inside styles closes and reopens them
+                        out.append(_new_paragraph(stack) if block else " ")
+                    out.append(html.escape(part, quote=False))
+                continue
+            tag = _TAGS.get(p.style)
+            if tag:
+                out.append(f"<{tag}>")
+                stack.append(tag)
+            walk(p.children)
+            if tag:
+                stack.pop()
+                out.append(f"</{tag}>")
+
+    walk(pieces)
+    body = "".join(out)
+    return f"<p>{body}</p>" if block else body
+
+
+def _new_paragraph(stack: list[str]) -> str:
+    closing = "".join(f"</{tag}>" for tag in reversed(stack))
+    return closing + "</p>\n<p>" + "".join(f"<{tag}>" for tag in stack)
+
+
+def _render(text: str, *, block: bool) -> str:
+    if not text:
+        return ""
+    source = text.strip() or text
+    try:
+        pieces = parse(source)
+        if pieces is not None:
+            return pieces_html(pieces, block=block)
+    except Exception:  # the contract is "never raises": fall back to the escaped source
+        pass
+    return pieces_html([light_clean(source)], block=block)

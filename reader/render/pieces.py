@@ -1,0 +1,54 @@
+"""Styled pieces: the small tree that TeX-flavoured text parses into, and its plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+STYLES = frozenset({"", "b", "i", "code", "sup", "sub", "mi"})
+
+_SUP = str.maketrans("0123456789+-−=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ")
+_SUB = str.maketrans("0123456789+-−=()", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎")
+_SUP_CHARS = frozenset("0123456789+-−=()ni")
+_SUB_CHARS = frozenset("0123456789+-−=()")
+_MARKS = frozenset("′″*∗†‡")  # superscripts that read fine inline: x′, x*
+
+
+@dataclass(frozen=True, slots=True)
+class Styled:
+    """Children in one style: "b", "i", "code", "sup", "sub", "mi" (math italic) or "" (none)."""
+
+    style: str
+    children: tuple[Piece, ...]
+
+
+Piece: TypeAlias = "str | Styled"
+
+
+def to_plain(pieces: Iterable[Piece]) -> str:
+    """Plain Unicode text of `pieces`: super/subscripts as Unicode digits where possible."""
+    parts: list[str] = []
+    for p in pieces:
+        if isinstance(p, str):
+            parts.append(p)
+        elif p.style in ("sup", "sub"):
+            parts.append(script(to_plain(p.children), p.style))
+        else:
+            parts.append(to_plain(p.children))
+    return "".join(parts)
+
+
+def script(s: str, style: str) -> str:
+    """`s` as a plain super- ("sup") or subscript ("sub"): x², x₁, x^T, x^(1/2), x_ij."""
+    if not s:
+        return ""
+    if style == "sup":
+        if set(s) <= _SUP_CHARS:
+            return s.translate(_SUP)
+        if set(s) <= _MARKS:
+            return s
+    elif set(s) <= _SUB_CHARS:
+        return s.translate(_SUB)
+    mark = "^" if style == "sup" else "_"
+    return mark + (s if len(s) == 1 or s.isalnum() else f"({s})")

@@ -1,0 +1,268 @@
+"""A library folder on disk: papers.json and annotations.json, locked writes, loading."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from filelock import FileLock, Timeout
+from tinydb import TinyDB
+from tinydb.table import Table
+
+from reader.core.models import Annotation, Paper
+from reader.store.migrations import SCHEMA_VERSION
+from reader.store.storage import (
+    AtomicJSONStorage,
+    StorageError,
+    read_only_reason,
+    reason,
+    remove_stale_temp_files,
+)
+
+PAPERS_FILE = "papers.json"
+ANNOTATIONS_FILE = "annotations.json"
+BACKUPS_DIR = "backups"
+LOCK_FILE = ".lock"
+LOCK_TIMEOUT_S = 15.0
+# filelock polls a busy lock; its default 50 ms would make every contended save that slow
+LOCK_POLL_S = 0.002
+
+T = TypeVar("T")
+
+
+def make_lock(folder: Path) -> FileLock:
+    """The OS lock every writer of the library in `folder` holds while writing."""
+    return FileLock(str(folder / LOCK_FILE), timeout=LOCK_TIMEOUT_S, poll_interval=LOCK_POLL_S)
+
+
+def run_locked(lock: FileLock, folder: Path, fn: Callable[[], T]) -> T:
+    """Run `fn` holding `lock` (the library's); OS errors become StorageError."""
+    try:
+        with lock:
+            return fn()
+    except StorageError:
+        raise
+    except Timeout as exc:
+        raise StorageError(f"{folder}: another program holds the library lock") from exc
+    except OSError as exc:
+        where = exc.filename or folder
+        raise StorageError(f"{where}: could not save ({reason(exc)})") from exc
+
+
+class _KeyedTable(Table):
+    """A table whose document ids are our paper ids (strings), not counters."""
+
+    document_id_class = str  # type: ignore[assignment]
+
+
+class _KeyedDB(TinyDB):
+    table_class = _KeyedTable
+
+
+def _open_db(path: Path, *, indent: bool) -> Any:
+    return _KeyedDB(path, storage=AtomicJSONStorage, indent=indent)
+
+
+class LibraryFolder:
+    """The LibraryStore of reader.core.library, backed by TinyDB files in a folder.
+
+    Every write holds the folder's OS lock for that write only and re-reads the
+    file first if another process changed it, so two writers lose no update."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"{folder}: cannot create the library folder ({reason(exc)})") from exc
+        if not folder.is_dir():
+            raise StorageError(f"{folder}: not a folder")
+        self._lock = make_lock(folder)
+        self._papers_db = _open_db(folder / PAPERS_FILE, indent=False)
+        self._ann_db = _open_db(folder / ANNOTATIONS_FILE, indent=True)
+        #: files found damaged that could not be moved aside: read as empty, never written
+        self.unreadable: set[str] = set()
+        #: problems met while loading (records that could not be read), for the user
+        self.problems: list[str] = []
+        self.removed_temp_files = self._remove_stale_temp_files()
+
+    @property
+    def papers_path(self) -> Path:
+        return self.folder / PAPERS_FILE
+
+    @property
+    def annotations_path(self) -> Path:
+        return self.folder / ANNOTATIONS_FILE
+
+    @property
+    def lock(self) -> FileLock:
+        return self._lock
+
+    @property
+    def backups(self) -> Any:
+        """The Backups of this folder, sharing its lock (reader.store.backups.Backups)."""
+        from reader.store.backups import Backups
+
+        return Backups(self.folder, lock=self._lock)
+
+    def read_only(self) -> str | None:
+        """Why this library cannot be saved (read-only folder or file), or None."""
+        for path in (self.annotations_path, self.papers_path):
+            why = read_only_reason(path)
+            if why:
+                return why
+        return None
+
+    def _remove_stale_temp_files(self) -> list[Path]:
+        # Only when nobody holds the lock: a temp file of a live writer looks the same.
+        try:
+            with self._lock.acquire(timeout=0):
+                removed = remove_stale_temp_files(self.folder)
+                if (self.folder / BACKUPS_DIR).is_dir():
+                    removed += remove_stale_temp_files(self.folder / BACKUPS_DIR)
+                return removed
+        except (Timeout, OSError):
+            return []
+
+    def locked(self, fn: Callable[[], T]) -> T:
+        """Run `fn` holding the library lock; OS errors become StorageError."""
+        return run_locked(self._lock, self.folder, fn)
+
+    def _refuse_unreadable(self, name: str) -> None:
+        if name in self.unreadable:
+            raise StorageError(f"{self.folder / name}: the file is damaged; not overwriting it")
+
+    # -- LibraryStore -----------------------------------------------------
+
+    def is_empty(self) -> bool:
+        if PAPERS_FILE in self.unreadable:
+            return False
+        return not self.papers_path.exists() or not self._papers_db.table("papers")
+
+    def load_papers(self) -> list[Paper]:
+        if PAPERS_FILE in self.unreadable:
+            return []
+        papers, bad = [], 0
+        for doc_id, doc in self._papers_db.table("papers")._read_table().items():
+            try:
+                papers.append(Paper.from_dict({**doc, "id": doc_id}))
+            except (TypeError, ValueError, KeyError):
+                bad += 1
+        if bad:
+            self.problems.append(f"{self.papers_path}: skipped {bad} papers that could not be read.")
+        return papers
+
+    def load_annotations(self) -> dict[str, Annotation]:
+        if ANNOTATIONS_FILE in self.unreadable:
+            return {}
+        out = {}
+        for doc_id, doc in self._ann_db.table("annotations")._read_table().items():
+            ann = _annotation(doc_id, doc, self.problems)
+            out[ann.paper_id] = ann
+        return out
+
+    def reload_annotations(self) -> dict[str, Annotation] | None:
+        storage = self._ann_db.storage
+        if ANNOTATIONS_FILE in self.unreadable or not storage.changed_on_disk():
+            return None
+        return self.load_annotations()
+
+    def write_annotations(self, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        table = self._ann_db.table("annotations")
+
+        def mutate(docs: dict[str, dict[str, Any]]) -> None:
+            for pid, fields in changes.items():
+                if fields is None:
+                    docs.pop(pid, None)
+                    continue
+                doc = docs.setdefault(pid, {})
+                for key, value in fields.items():
+                    # another process may have created the annotation first: the earlier
+                    # creation time stands
+                    first = doc.get("created")
+                    if key == "paper_id" or (key == "created" and first and not first > value):
+                        continue
+                    doc[key] = value
+
+        # One read (fresh if another process wrote), one atomic write.
+        self.locked(lambda: table._update_table(mutate))
+
+    def add_papers(self, papers: Sequence[Paper]) -> None:
+        self._refuse_unreadable(PAPERS_FILE)
+        # an import may also restore annotations: keep a copy of what the user wrote first
+        if self.annotations_path.exists() and ANNOTATIONS_FILE not in self.unreadable:
+            self.backups.take("before-import")
+        table = self._papers_db.table("papers")
+
+        def mutate(docs: dict[str, dict[str, Any]]) -> None:
+            for paper in papers:
+                data = paper.to_dict()
+                del data["id"]
+                docs[paper.id] = data
+
+        self.locked(lambda: table._update_table(mutate))
+
+    # -- whole documents (migrations, recovery) ----------------------------
+
+    def read_annotations_document(self) -> dict[str, Any]:
+        """annotations.json as one dict of tables (empty if the file does not exist),
+        a copy the caller may change freely."""
+        return copy.deepcopy(self._ann_db.storage.read() or {})
+
+    def write_annotations_document(self, data: dict[str, Any]) -> None:
+        """Replace annotations.json with `data`. Call it holding the lock."""
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        self._ann_db.storage.write(data)
+        self._ann_db.clear_cache()
+
+    def forget_cached(self) -> None:
+        """Drop what was read, so the next read goes to disk (files moved or restored)."""
+        for db in (self._papers_db, self._ann_db):
+            db.storage.close()
+            db.clear_cache()
+
+    def schema_version(self) -> int:
+        meta = self.read_annotations_document().get("_meta", {}).get("schema")
+        with contextlib.suppress(TypeError, ValueError):
+            return int(meta["version"]) if meta else 0
+        return 0
+
+    def set_schema_version(self, version: int = SCHEMA_VERSION) -> None:
+        def apply() -> None:
+            data = self.read_annotations_document()
+            data["_meta"] = {**data.get("_meta", {}), "schema": {"version": version}}
+            self.write_annotations_document(data)
+
+        self.locked(apply)
+
+    def close(self) -> None:
+        self._papers_db.close()
+        self._ann_db.close()
+
+
+_LIST_FIELDS = ("tags", "highlights")
+
+
+def _annotation(pid: str, doc: Mapping[str, Any], problems: list[str]) -> Annotation:
+    """An Annotation from a stored document; a field of the wrong type is dropped
+    (and reported) instead of stopping the app. The file itself is not changed."""
+    try:
+        return Annotation.from_dict({**doc, "paper_id": pid})
+    except (TypeError, ValueError, AttributeError):
+        pass
+    kept = {
+        k: v
+        for k, v in doc.items()
+        if not (k in _LIST_FIELDS and not isinstance(v, (list, str)))
+        and not (k in ("note", "status") and not isinstance(v, str))
+    }
+    problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
+    try:
+        return Annotation.from_dict({**kept, "paper_id": pid})
+    except (TypeError, ValueError, AttributeError):
+        return Annotation(pid)
+

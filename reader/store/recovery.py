@@ -1,0 +1,75 @@
+"""Damaged files at start: moved aside (never deleted), newest good backup restored, user told."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from reader.store.backups import stamp_now, verify
+from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
+from reader.store.storage import DamagedFileError, StorageError, atomic_write, move_aside, reason
+
+
+def problem(path: Path) -> StorageError | None:
+    """Why `path` cannot be used as a library file: DamagedFileError if its content is
+    bad, a plain StorageError if it cannot be read at all; None if fine or absent."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return StorageError(f"{path}: cannot be read ({reason(exc)})")
+    try:
+        verify(path, raw)
+    except DamagedFileError as exc:
+        return exc
+    return None
+
+
+def recover(folder: LibraryFolder) -> list[str]:
+    """Check both files of `folder`; handle each damaged one. Returns what the user
+    must be told. A file that cannot even be moved aside (read-only folder) is left
+    untouched, read as empty and never written."""
+    messages: list[str] = []
+    for name in (ANNOTATIONS_FILE, PAPERS_FILE):
+        found = problem(folder.folder / name)
+        if found is None:
+            continue
+        try:
+            # checked again under the lock: another process may have recovered it already
+            message = folder.locked(functools.partial(_recover, folder, name))
+        except StorageError as exc:
+            folder.unreadable.add(name)
+            why = "" if str(exc) == str(found) else f" It could not be moved aside ({exc})."
+            what = "annotations" if name == ANNOTATIONS_FILE else "papers"
+            message = (
+                f"{found}.{why} It is left as it is: no {what} are loaded from it "
+                "and changes to it will not be saved."
+            )
+        if message:
+            messages.append(message)
+    folder.forget_cached()
+    return messages
+
+
+def _recover(folder: LibraryFolder, name: str) -> str | None:
+    path = folder.folder / name
+    found = problem(path)
+    if found is None:
+        return None
+    if not isinstance(found, DamagedFileError):
+        raise found  # unreadable, not damaged: leave it where it is
+    aside = move_aside(path, "damaged", stamp_now())
+    told = f"{found}. The damaged file was kept as {aside}."
+    if name == PAPERS_FILE:
+        return told + (
+            " The paper list starts over; your annotations are kept and show again "
+            "when you import your paper lists."
+        )
+    good = folder.backups.newest_good()
+    if good is None:
+        return told + " No backup was found: starting with no annotations."
+    info, raw = good
+    atomic_write(path, raw)
+    when = info.taken.astimezone().strftime("%Y-%m-%d %H:%M")
+    return told + f" Restored the newest good backup, {info.name} (taken {when})."

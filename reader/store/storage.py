@@ -1,0 +1,275 @@
+"""Atomic, durable TinyDB storage: temp file, flush, fsync, os.replace, fsync dir."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+import weakref
+from pathlib import Path
+from typing import Any
+
+import orjson
+from tinydb.storages import Storage
+
+TEMP_PREFIX = ".tmp-"
+
+# Directory fsync is not supported everywhere; these errors mean "cannot", not "failed".
+_DIR_FSYNC_UNSUPPORTED = {errno.EINVAL, errno.ENOTSUP, errno.EBADF}
+
+_REASONS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EIO: "input/output error",
+}
+
+
+class StorageError(OSError):
+    """A save or load that failed; the message says which file and why."""
+
+
+class DamagedFileError(StorageError):
+    """A data file exists but does not hold a valid library document."""
+
+
+class UnsavableValueError(StorageError, ValueError):
+    """The data holds a value JSON cannot represent; nothing was written."""
+
+
+def reason(exc: OSError) -> str:
+    """A short human reason for an OS error: "the disk is full (No space left on device)"."""
+    detail = exc.strerror or str(exc)
+    friendly = _REASONS.get(exc.errno or 0)
+    return f"{friendly} ({detail})" if friendly else detail
+
+
+def dump_json(data: Any, *, indent: bool = False) -> bytes:
+    """Serialise `data` strictly: lone surrogates and other unencodable values raise
+    ValueError before anything touches the disk."""
+    option = orjson.OPT_INDENT_2 if indent else 0
+    try:
+        return orjson.dumps(data, option=option | orjson.OPT_APPEND_NEWLINE)
+    except orjson.JSONEncodeError as exc:
+        raise ValueError(f"cannot be saved as JSON: {exc}") from exc
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable. Skipped where directories cannot be opened
+    or synced; a real I/O error is raised, since the rename may then not survive."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in _DIR_FSYNC_UNSUPPORTED:
+            raise
+    finally:
+        os.close(fd)
+
+
+def _read_only(path: Path, mode: int) -> bool:
+    # the mode bits are checked too: root may write anything, but a file or folder
+    # the user made read-only must stay untouched
+    return not mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why `path` may not be written ("...: the file is read-only"), or None."""
+    target = Path(os.path.realpath(path))
+    try:
+        if _read_only(target, os.stat(target).st_mode):
+            return f"{path}: the file is read-only"
+    except FileNotFoundError:
+        pass
+    try:
+        folder_mode = os.stat(target.parent).st_mode
+    except OSError as exc:
+        return f"{target.parent}: cannot use the folder ({reason(exc)})"
+    if _read_only(target.parent, folder_mode):
+        return f"{target.parent}: the folder is read-only"
+    return None
+
+
+def check_writable(path: Path) -> None:
+    """Raise StorageError if `path` (or its folder) is read-only: respected, never forced."""
+    why = read_only_reason(path)
+    if why:
+        raise StorageError(f"{why}; not saved")
+
+
+def _write_replace(path: Path, payload: bytes) -> int:
+    """atomic_write's work; returns an open descriptor on the new file (the caller closes it)."""
+    check_writable(path)
+    target = Path(os.path.realpath(path))  # a symlink keeps pointing where it pointed
+    folder = target.parent
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    tmp_name, fd = "", -1
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=TEMP_PREFIX + target.name + ".", dir=folder)
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        if mode is not None:
+            os.fchmod(fd, mode)
+        os.replace(tmp_name, target)
+        tmp_name = ""
+        fsync_dir(folder)
+        return fd
+    except OSError as exc:
+        if fd >= 0:
+            os.close(fd)
+        raise StorageError(f"{path}: could not save ({reason(exc)})") from exc
+    finally:
+        if tmp_name:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def atomic_write(path: Path, payload: bytes) -> None:
+    """Replace `path` with `payload` so that a crash leaves either the old or the new
+    file, never a mix. A symlinked `path` keeps pointing where it pointed; the file's
+    permission bits are kept; a read-only file or folder is refused. Raises
+    StorageError naming the file on any failure, with the previous file untouched."""
+    os.close(_write_replace(path, payload))
+
+
+def move_aside(path: Path, label: str, stamp: str) -> Path:
+    """Rename `path` to `<name>.<label>-<stamp>` in its folder (never deleting
+    anything) and return the new path."""
+    if _read_only(path.parent, os.stat(path.parent).st_mode):
+        raise StorageError(f"{path.parent}: the folder is read-only; {path.name} left in place")
+    aside = path.with_name(f"{path.name}.{label}-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    try:
+        os.rename(path, aside)
+        fsync_dir(path.parent)
+    except OSError as exc:
+        raise StorageError(f"{path}: could not move it aside ({reason(exc)})") from exc
+    return aside
+
+
+def remove_stale_temp_files(folder: Path) -> list[Path]:
+    """Delete temp files a crash left behind in `folder`; return what was removed.
+    Call it only while holding the library lock: a live writer's temp file looks the same."""
+    removed = []
+    for leftover in folder.glob(TEMP_PREFIX + "*"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+            removed.append(leftover)
+    return removed
+
+
+Signature = tuple[int, int, int, int, int]
+
+
+def _signature_of(st: os.stat_result) -> Signature:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _signature(path: Path) -> Signature | None:
+    try:
+        return _signature_of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class AtomicJSONStorage(Storage):
+    """TinyDB storage that never overwrites in place and re-reads only when the
+    file changed on disk since it was last read or written (another process).
+
+    It keeps the file it last saw open: while open, its inode number cannot be
+    reused by another file, so "same inode, size and times" really means "same file"."""
+
+    def __init__(self, path: str | Path, *, indent: bool = False) -> None:
+        self.path = Path(path)
+        self._indent = indent
+        self._cache: dict[str, Any] | None = None
+        self._signature: Signature | None = None
+        self._pin: weakref.finalize[..., Any] | None = None
+
+    def _remember(self, data: dict[str, Any] | None, fd: int | None) -> None:
+        if self._pin is not None:
+            self._pin()
+            self._pin = None
+        self._cache, self._signature = data, None
+        if fd is None:
+            return
+        self._signature = _signature_of(os.fstat(fd))
+        if os.name == "posix":  # elsewhere an open file blocks other writers' os.replace
+            self._pin = weakref.finalize(self, os.close, fd)
+        else:
+            os.close(fd)
+
+    def changed_on_disk(self) -> bool:
+        return _signature(self.path) != self._signature
+
+    def read(self) -> dict[str, Any] | None:
+        if self._cache is not None and not self.changed_on_disk():
+            return self._cache
+        self._remember(None, None)
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+        try:
+            raw = _read_all(fd)  # from the descriptor: the signature matches these bytes
+            data = parse_document(self.path, raw)
+        except OSError as exc:
+            os.close(fd)
+            if isinstance(exc, StorageError):
+                raise
+            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+        self._remember(data, fd)
+        return data
+
+    def write(self, data: dict[str, Any]) -> None:
+        # TinyDB mutates the dict read() returned before calling write(); forget it
+        # until the write succeeds so a failed save never looks like the disk's state.
+        self._remember(None, None)
+        try:
+            payload = dump_json(data, indent=self._indent)
+        except ValueError as exc:
+            raise UnsavableValueError(f"{self.path}: {exc}") from exc
+        self._remember(data, _write_replace(self.path, payload))
+
+    def close(self) -> None:
+        self._remember(None, None)
+
+
+def parse_document(path: Path, raw: bytes) -> dict[str, Any]:
+    """Parse a TinyDB file: a JSON object whose values are objects of objects."""
+    if not raw.strip():
+        raise DamagedFileError(f"{path}: the file is empty")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise DamagedFileError(f"{path}: not valid JSON ({exc})") from exc
+    if not isinstance(data, dict) or not all(
+        isinstance(table, dict) and all(isinstance(doc, dict) for doc in table.values())
+        for table in data.values()
+    ):
+        raise DamagedFileError(f"{path}: valid JSON but not a library file")
+    return data

@@ -1,0 +1,149 @@
+"""QApplication set-up; the composition root that builds every object and wires them."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, QSocketNotifier, QTimer
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from reader import __version__
+from reader.core.index import SearchIndex
+from reader.opening import OpenedLibrary, open_library
+from reader.store.storage import StorageError
+from reader.ui import resources
+from reader.ui.controller import PaperController
+from reader.ui.main_window import MainWindow
+from reader.ui.reader_view import ReaderPane
+from reader.ui.settings import WindowSettings, WindowState
+from reader.ui.sidebar import Sidebar
+
+#: how often the window looks for changes another process made to the library
+OUTSIDE_CHANGES_POLL_MS = 1500
+SETTINGS_FILE = "window.ini"
+
+
+@dataclass
+class App:
+    """Everything the composition root built, for run() and for tests."""
+
+    window: MainWindow
+    controller: PaperController
+    opened: OpenedLibrary
+    settings: WindowSettings
+    poll: QTimer
+
+    def save_state(self) -> None:
+        w = self.window
+        self.settings.save(
+            WindowState(
+                geometry=w.saveGeometry(),
+                window_state=w.saveState(),
+                splitter=w.splitter.saveState(),
+                reader_splitter=w.pane.splitter.saveState(),
+                last_paper=w.pane.paper_id,
+            )
+        )
+
+
+def build(folder: Path, settings: QSettings | None = None) -> App:
+    """Open the library in `folder` and build the window (not shown)."""
+    opened = open_library(folder)
+    library = opened.library
+    index = SearchIndex(library)
+    undo_stack = QUndoStack()
+    sidebar = Sidebar(library, index)
+    pane = ReaderPane()
+    controller = PaperController(library, index, sidebar, pane, undo_stack)
+    undo_stack.setParent(controller)
+    window = MainWindow(controller, "Paper Reader")
+    window.setWindowIcon(resources.app_icon())
+    controller.setParent(window)
+
+    store = WindowSettings(settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat))
+    state = store.load()
+    if state.geometry is not None:
+        window.restoreGeometry(state.geometry)
+    if state.splitter is not None:
+        window.splitter.restoreState(state.splitter)
+    if state.reader_splitter is not None:
+        pane.splitter.restoreState(state.reader_splitter)
+    if not (state.last_paper and sidebar.select_paper(state.last_paper)):
+        sidebar.move(0)
+    sidebar.view.setFocus()
+
+    poll = QTimer(window, interval=OUTSIDE_CHANGES_POLL_MS)
+    poll.timeout.connect(lambda: _refresh(controller))
+    poll.start()
+    app = App(window, controller, opened, store, poll)
+    window.closing.connect(app.save_state)
+    for message in opened.messages:
+        window.statusBar().showMessage(message, 10_000)
+    return app
+
+
+def _refresh(controller: PaperController) -> None:
+    try:
+        controller.library.refresh()
+    except StorageError as exc:
+        controller.save_failed.emit(f"Could not re-read the library: {exc}")
+
+
+def make_qapplication(argv: list[str]) -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    qapp = QApplication(argv)
+    qapp.setApplicationName("Paper Reader")
+    qapp.setApplicationVersion(__version__)
+    qapp.setOrganizationName("paper-reader")
+    qapp.setDesktopFileName("paper-reader")
+    qapp.setStyleSheet(resources.stylesheet())
+    return qapp
+
+
+def install_quit_signals(qapp: QApplication) -> QObject:
+    """Quit cleanly (saving typed text) on SIGTERM, SIGINT and SIGHUP.
+
+    A Python signal handler only runs when the interpreter gets control, which
+    never happens while Qt's event loop idles; the wakeup fd wakes Qt up."""
+    reader_sock, writer_sock = socket.socketpair()
+    for sock in (reader_sock, writer_sock):
+        sock.setblocking(False)
+    signal.set_wakeup_fd(writer_sock.fileno())
+    notifier = QSocketNotifier(reader_sock.fileno(), QSocketNotifier.Type.Read, qapp)
+
+    def drain() -> None:
+        try:
+            reader_sock.recv(256)
+        except OSError:
+            pass
+
+    notifier.activated.connect(drain)
+    for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, lambda *_args: qapp.quit())
+    # keep the sockets alive as long as the notifier
+    notifier._sockets = (reader_sock, writer_sock)  # type: ignore[attr-defined]
+    return notifier
+
+
+def run(folder: Path) -> int:
+    qapp = make_qapplication(sys.argv[:1])
+    try:
+        app = build(folder)
+    except (StorageError, OSError) as exc:
+        QMessageBox.critical(None, "Paper Reader", f"Cannot open the library:\n{exc}")
+        print(f"paper-reader: error: cannot open library: {exc}", file=sys.stderr)
+        return 1
+    qapp.aboutToQuit.connect(app.controller.flush)
+    qapp.aboutToQuit.connect(app.save_state)
+    qapp.commitDataRequest.connect(lambda _manager: app.controller.flush())
+    install_quit_signals(qapp)
+    app.window.show()
+    return qapp.exec()

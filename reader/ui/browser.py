@@ -1,0 +1,43 @@
+"""A QTextBrowser that loads nothing and follows no link by itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+class SafeBrowser(QTextBrowser):
+    """Shows our rendered HTML fragments. Every resource request (images, style
+    sheets, `file:` and remote URLs) is refused; a click on an http/https/mailto
+    link opens the system browser, a `paper:` link is announced, anything else
+    is ignored.
+
+    Signals:
+        paper_link_activated(str): a `paper:` link (a wiki-link in a note) was clicked.
+        resource_refused(QUrl): a resource load was refused (for tests and logs).
+    """
+
+    paper_link_activated = Signal(str)
+    resource_refused = Signal(QUrl)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._on_anchor)
+
+    def loadResource(self, kind: int, url: QUrl | str) -> Any:  # noqa: N802 (Qt override)
+        self.resource_refused.emit(QUrl(url))
+        return None
+
+    def _on_anchor(self, url: QUrl) -> None:
+        scheme = url.scheme().lower()
+        if scheme in SAFE_SCHEMES:
+            QDesktopServices.openUrl(url)
+        elif scheme == "paper":
+            self.paper_link_activated.emit(url.path())

@@ -1,0 +1,80 @@
+"""One QUndoCommand per kind of edit; each calls one Library method."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PySide6.QtGui import QUndoCommand
+
+from reader.core.library import Library
+from reader.core.models import Annotation, Status
+
+NOTE_COMMAND_ID = 1001
+
+
+class _SnapshotCommand(QUndoCommand):
+    """Edits several annotations; undo puts back what they were before."""
+
+    def __init__(self, library: Library, paper_ids: Sequence[str], text: str) -> None:
+        super().__init__(text)
+        self._library = library
+        self._ids = list(dict.fromkeys(paper_ids))
+        self._before: dict[str, Annotation] = {pid: library.annotation(pid) for pid in self._ids}
+
+    def undo(self) -> None:
+        self._library.put_annotations(self._before)
+
+
+class SetStatusCommand(_SnapshotCommand):
+    def __init__(self, library: Library, paper_ids: Sequence[str], status: Status) -> None:
+        n = len(set(paper_ids))
+        what = "paper" if n == 1 else f"{n} papers"
+        super().__init__(library, paper_ids, f"Mark {what} {status.value}")
+        self._status = status
+
+    def redo(self) -> None:
+        self._library.set_status(self._ids, self._status)
+
+
+class AddTagsCommand(_SnapshotCommand):
+    def __init__(self, library: Library, paper_ids: Sequence[str], tags: Sequence[str]) -> None:
+        super().__init__(library, paper_ids, f"Add tag {', '.join(tags)}")
+        self._tags = list(tags)
+
+    def redo(self) -> None:
+        self._library.add_tags(self._ids, self._tags)
+
+
+class RemoveTagsCommand(_SnapshotCommand):
+    def __init__(self, library: Library, paper_ids: Sequence[str], tags: Sequence[str]) -> None:
+        super().__init__(library, paper_ids, f"Remove tag {', '.join(tags)}")
+        self._tags = list(tags)
+
+    def redo(self) -> None:
+        self._library.remove_tags(self._ids, self._tags)
+
+
+class SetNoteCommand(QUndoCommand):
+    """A note edit. Consecutive saves of one paper's note merge into one step."""
+
+    def __init__(self, library: Library, paper_id: str, old: str, new: str) -> None:
+        super().__init__("Edit note")
+        self._library = library
+        self.paper_id = paper_id
+        self._old = old
+        self._new = new
+
+    def id(self) -> int:
+        return NOTE_COMMAND_ID
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
+        if not isinstance(other, SetNoteCommand) or other.paper_id != self.paper_id:
+            return False
+        self._new = other._new
+        return True
+
+    def redo(self) -> None:
+        self._library.set_note(self.paper_id, self._new)
+
+    def undo(self) -> None:
+        self._library.set_note(self.paper_id, self._old)

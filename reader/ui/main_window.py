@@ -1,0 +1,52 @@
+"""The main window: assembles the sidebar, the reader pane, menus and status bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+
+from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
+from reader.ui.controller import PaperController
+from reader.ui.reader_view import ReaderPane
+from reader.ui.sidebar import Sidebar
+
+
+class MainWindow(QMainWindow):
+    """Thin: every behaviour lives in the widgets and the controller.
+
+    Signals:
+        closing(): the window is about to close (state must be saved).
+    """
+
+    closing = Signal()
+
+    def __init__(self, controller: PaperController, title: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.sidebar: Sidebar = controller.sidebar
+        self.pane: ReaderPane = controller.pane
+        self.setWindowTitle(title)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self.pane)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self.actions: Actions = build_actions(self, controller)
+        build_menus(self, self.actions)
+        self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
+        controller.save_failed.connect(lambda msg: self.statusBar().showMessage(msg, 15_000))
+        self.statusBar().setSizeGripEnabled(False)
+        self.resize(1280, 800)
+
+    def _context_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+        menu = list_context_menu(self.controller, self.actions, pos)
+        menu.popup(self.sidebar.view.viewport().mapToGlobal(pos))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        self.controller.flush()
+        self.closing.emit()
+        super().closeEvent(event)

@@ -1,0 +1,129 @@
+"""Markdown note editor with a live, safe preview; saves on a short debounce."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+
+from reader.render import note_html
+from reader.ui.browser import SafeBrowser
+
+SAVE_DEBOUNCE_MS = 500
+PREVIEW_DEBOUNCE_MS = 150
+
+
+class NoteEditor(QWidget):
+    """Edits one paper's note at a time.
+
+    The editor never writes by itself: `note_committed` carries the text to save,
+    emitted after a pause in typing, when focus leaves the editor, and whenever
+    `flush()` is called (paper change, window close, quit).
+
+    Signals:
+        note_committed(str, str, str): paper id, previously saved text, new text.
+    """
+
+    note_committed = Signal(str, str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._paper_id = ""
+        self._saved = ""
+        self.editor = QPlainTextEdit(self)
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.setPlaceholderText("Your notes in Markdown: **bold**, lists, tables, $math$…")
+        self.editor.setAccessibleName("Note editor")
+        self.editor.setTabChangesFocus(True)
+        self.editor.installEventFilter(self)
+        self.preview = SafeBrowser(self)
+        self.preview.setAccessibleName("Note preview")
+        self.preview.setPlaceholderText("The rendered note appears here.")
+        label = QLabel("Note", self)
+        label.setObjectName("sectionLabel")
+        label.setBuddy(self.editor)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.editor)
+        splitter.addWidget(self.preview)
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(label)
+        layout.addWidget(splitter)
+
+        self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DEBOUNCE_MS)
+        self._save_timer.timeout.connect(self.flush)
+        self._preview_timer = QTimer(self, singleShot=True, interval=PREVIEW_DEBOUNCE_MS)
+        self._preview_timer.timeout.connect(self._render_preview)
+        self.editor.textChanged.connect(self._on_text_changed)
+        self.setEnabled(False)
+
+    @property
+    def paper_id(self) -> str:
+        return self._paper_id
+
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def is_dirty(self) -> bool:
+        return bool(self._paper_id) and self.text() != self._saved
+
+    def set_paper(self, paper_id: str, text: str) -> None:
+        """Show `paper_id`'s note; whatever was typed for the previous paper is
+        committed first, to that paper."""
+        self.flush()
+        self._paper_id = paper_id
+        self._saved = text
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(text)
+        self.editor.blockSignals(False)
+        self.editor.document().clearUndoRedoStacks()
+        self.setEnabled(bool(paper_id))
+        self._render_preview()
+
+    def show_saved(self, text: str) -> None:
+        """The note changed in the library (undo, another process): show it unless
+        the user has unsaved typing, which always wins."""
+        if self.is_dirty():
+            return
+        if text == self.text():
+            self._saved = text
+            return
+        self._saved = text
+        cursor_pos = self.editor.textCursor().position()
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(text)
+        self.editor.blockSignals(False)
+        cursor = self.editor.textCursor()
+        cursor.setPosition(min(cursor_pos, len(text)))
+        self.editor.setTextCursor(cursor)
+        self._render_preview()
+
+    def flush(self) -> None:
+        """Commit unsaved text now."""
+        self._save_timer.stop()
+        if not self.is_dirty():
+            return
+        old, new = self._saved, self.text()
+        self._saved = new
+        self.note_committed.emit(self._paper_id, old, new)
+
+    def mark_unsaved(self, saved_text: str) -> None:
+        """A commit failed to reach the disk: keep the text dirty so it is retried."""
+        self._saved = saved_text
+        self._save_timer.start()
+
+    def _on_text_changed(self) -> None:
+        self._save_timer.start()
+        self._preview_timer.start()
+
+    def _render_preview(self) -> None:
+        self._preview_timer.stop()
+        text = self.text()
+        self.preview.setHtml(note_html(text) if text.strip() else "")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if watched is self.editor and event.type() == QEvent.Type.FocusOut:
+            self.flush()
+        return super().eventFilter(watched, event)

@@ -1,0 +1,152 @@
+"""The reader pane: the paper (title, authors, venue, link, abstract), its status,
+tags and note; an empty state when nothing is selected."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.core.models import Annotation, Paper, Status
+from reader.render import abstract_html, title_html
+from reader.ui.browser import SafeBrowser
+from reader.ui.note_editor import NoteEditor
+from reader.ui.tag_editor import TagEditor
+
+READING_MEASURE_PX = 720
+STATUS_LABELS = {Status.UNREAD: "Unread", Status.READING: "Reading", Status.READ: "Read"}
+
+EMPTY_STATE = """
+<div align="center" style="margin-top: 48px">
+<p style="font-size: x-large">Select a paper to read its abstract</p>
+<p>↑/↓ or <b>j</b>/<b>k</b> move · <b>1</b> <b>2</b> <b>3</b> mark unread / reading / read<br>
+<b>t</b> add a tag · <b>n</b> write a note · <b>/</b> or <b>Ctrl+F</b> search · <b>Ctrl+Z</b> undo</p>
+</div>
+"""
+
+
+def paper_html(paper: Paper) -> str:
+    """The header and abstract of a paper as a safe HTML fragment."""
+    meta = [html.escape(x) for x in (paper.venue, str(paper.year or ""), paper.presentation) if x]
+    if paper.url.lower().startswith(("http://", "https://")):
+        meta.append(f'<a href="{html.escape(paper.url, quote=True)}">Paper page ↗</a>')
+    authors = html.escape(", ".join(paper.authors)) or "<i>Unknown authors</i>"
+    abstract = abstract_html(paper.abstract) if paper.abstract.strip() else "<p><i>No abstract.</i></p>"
+    derived = ' <span style="color: gray; font-size: small">(title derived from abstract)</span>' \
+        if paper.title_derived else ""
+    return (
+        f'<h2 style="margin-bottom: 4px">{title_html(paper.title)}{derived}</h2>'
+        f'<p style="margin-top: 0">{authors}</p>'
+        f'<p style="color: gray">{" · ".join(meta)}</p>'
+        f'<div style="line-height: 145%">{abstract}</div>'
+    )
+
+
+class ReaderPane(QStackedWidget):
+    """Shows one paper and lets the user set its status, tags and note.
+
+    Signals:
+        status_chosen(object): a Status picked with the status buttons.
+        tags_added(list), tag_removed(str): from the tag editor.
+    The note editor is `note_editor` (its note_committed signal carries saves).
+    """
+
+    status_chosen = Signal(object)
+    tags_added = Signal(list)
+    tag_removed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Reader")
+        self.empty = QTextBrowser(self)
+        self.empty.setObjectName("emptyState")
+        self.empty.setHtml(EMPTY_STATE)
+        self.empty.setAccessibleName("No paper selected")
+        self.addWidget(self.empty)
+
+        page = QWidget(self)
+        self.browser = SafeBrowser(page)
+        self.browser.setObjectName("abstract")
+        self.browser.setAccessibleName("Abstract")
+        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
+        self.browser.setLineWrapColumnOrWidth(READING_MEASURE_PX)
+        self.browser.document().setDocumentMargin(18)
+
+        self.status_buttons = QButtonGroup(page)
+        self.status_buttons.setExclusive(True)
+        status_row = QHBoxLayout()
+        status_row.setSpacing(2)
+        for key, status in enumerate(Status, start=1):
+            button = QToolButton(page)
+            button.setText(STATUS_LABELS[status])
+            button.setCheckable(True)
+            button.setToolTip(f"Mark {status.value} ({key})")
+            button.setAccessibleName(f"Mark {status.value}")
+            button.setObjectName(f"status_{status.value}")
+            self.status_buttons.addButton(button, key)
+            status_row.addWidget(button)
+        self.status_buttons.idClicked.connect(lambda key: self.status_chosen.emit(list(Status)[key - 1]))
+        self.tag_editor = TagEditor(page)
+        self.tag_editor.tags_added.connect(self.tags_added)
+        self.tag_editor.tag_removed.connect(self.tag_removed)
+        status_row.addSpacing(12)
+        status_row.addWidget(QLabel("Tags:", page))
+        status_row.addWidget(self.tag_editor, 1)
+
+        self.note_editor = NoteEditor(page)
+        lower = QWidget(page)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(8, 4, 8, 8)
+        lower_layout.addLayout(status_row)
+        lower_layout.addWidget(self.note_editor, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, page)
+        self.splitter.addWidget(self.browser)
+        self.splitter.addWidget(lower)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+        self.addWidget(page)
+        self._page = page
+        self._paper_id = ""
+
+    @property
+    def paper_id(self) -> str:
+        return self._paper_id
+
+    def show_paper(self, paper: Paper | None, annotation: Annotation | None) -> None:
+        """Show `paper` (None: the empty state). Unsaved note text goes to the
+        paper it was typed for before anything else changes."""
+        self.note_editor.flush()
+        if paper is None or annotation is None:
+            self._paper_id = ""
+            self.note_editor.set_paper("", "")
+            self.setCurrentWidget(self.empty)
+            return
+        changed = paper.id != self._paper_id
+        self._paper_id = paper.id
+        if changed:
+            self.browser.setHtml(paper_html(paper))
+            self.note_editor.set_paper(paper.id, annotation.note)
+        else:
+            self.note_editor.show_saved(annotation.note)
+        self.show_annotation(annotation)
+        self.setCurrentWidget(self._page)
+
+    def show_annotation(self, annotation: Annotation) -> None:
+        self.status_buttons.button(list(Status).index(annotation.status) + 1).setChecked(True)
+        self.tag_editor.set_tags(annotation.tags)

@@ -1,0 +1,37 @@
+"""Icons and style sheets, loaded by path from the installed package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QIcon
+
+from reader.paths import package_folder
+
+APP_ICON = "icons/paper-reader.svg"
+THEME = "themes/app.qss"
+
+
+def resource_path(name: str) -> Path:
+    return package_folder("reader.resources", "resources") / name
+
+
+def app_icon() -> QIcon:
+    return QIcon(str(resource_path(APP_ICON)))
+
+
+def stylesheet() -> str:
+    try:
+        return resource_path(THEME).read_text("utf-8")
+    except OSError:
+        return ""
+
+
+def check_installed() -> None:
+    """Raise if the package lacks its resources or bundled library (CI runs this
+    against a non-editable install)."""
+    from reader import paths
+
+    for path in (resource_path(APP_ICON), resource_path(THEME), paths.bundled_sample()):
+        if not path.is_file():
+            raise FileNotFoundError(f"missing from the installed package: {path}")

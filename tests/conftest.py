@@ -1,0 +1,35 @@
+"""Headless and isolated: offscreen Qt, a fresh temporary library per test."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.pop("READER_DATA_DIR", None)
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SEED_JSON = REPO / "data" / "seed_papers.json"
+SEED_TEXT = SHARED / "seed" / "icml2025_abstracts.txt"
+ICML_LIST = SHARED / "data" / "icml2025_list.json"
+
+
+@pytest.fixture
+def library_dir(tmp_path: Path) -> Path:
+    """An empty folder for a library (seeded on first open)."""
+    return tmp_path / "library"
+
+
+@pytest.fixture
+def opened(library_dir: Path):
+    from reader.opening import open_library
+
+    return open_library(library_dir)
+
+
+@pytest.fixture
+def library(opened):
+    return opened.library

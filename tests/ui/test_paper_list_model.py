@@ -1,0 +1,68 @@
+"""PaperListModel under Qt's model tester, and the rows it shows after filtering."""
+
+import pytest
+
+from reader.core.index import SearchIndex
+from reader.core.models import Paper, Status
+from reader.ui.paper_list import PaperListModel
+from reader.ui.sidebar import Sidebar
+
+
+def test_model_passes_qt_model_tester(qtmodeltester, library):
+    model = PaperListModel(library)
+    model.set_ids(library.paper_ids())
+    qtmodeltester.check(model, force_py=True)
+    qtmodeltester.check(model)
+
+
+def test_model_data_roles(library):
+    model = PaperListModel(library)
+    ids = library.paper_ids()
+    model.set_ids(ids)
+    library.add_tags([ids[0]], ["rl"])
+    library.set_status([ids[0]], Status.READ)
+    index = model.index(0)
+    assert model.data(index, PaperListModel.IdRole) == ids[0]
+    assert model.data(index, PaperListModel.StatusRole) == "read"
+    assert model.data(index, PaperListModel.TagsRole) == ["rl"]
+    library.add_papers([Paper("tex", "$K^2$VAE: a $\\Theta(1)$ model", ("A. Author",))])
+    model.set_ids(library.paper_ids())
+    assert model.data(model.index(model.row_of("tex"))) == "K²VAE: a Θ(1) model"
+
+
+@pytest.mark.parametrize(
+    "query, status, tag, expected",
+    [
+        ("", None, None, 19),
+        ("distillation", None, None, None),  # computed below
+        ("", "read", None, 2),
+        ("", None, "rl", 3),
+        ("", "read", "rl", 1),
+        ("tag:rl -status:read", None, None, 2),
+        ("zzzz-no-such-word", None, None, 0),
+    ],
+)
+def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, status, tag, expected):
+    ids = library.paper_ids()
+    library.set_status(ids[:2], Status.READ)
+    library.add_tags([ids[0], ids[5], ids[6]], ["rl"])
+    index = SearchIndex(library)
+    sidebar = Sidebar(library, index)
+    qtbot.addWidget(sidebar)
+    qtmodeltester.check(sidebar.model)
+    if status:
+        sidebar.status_filter.setCurrentIndex(sidebar.status_filter.findData(status))
+    if tag:
+        sidebar.tag_filter.setCurrentIndex(sidebar.tag_filter.findData(tag))
+    if query:
+        qtbot.keyClicks(sidebar.search, query)
+        qtbot.waitUntil(lambda: sidebar.model.rowCount() != 19 or expected == 19)
+    shown = sidebar.model.ids()
+    if expected is None:
+        expected_ids = [p.id for p in library.papers()
+                        if "distillation" in (p.title + p.abstract).lower()]
+        assert shown == expected_ids and 0 < len(shown) < 19
+    else:
+        assert len(shown) == expected
+    assert f"{len(shown)}" in sidebar.count_label.text()
+    qtmodeltester.check(sidebar.model)

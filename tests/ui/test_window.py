@@ -1,0 +1,237 @@
+"""The window driven as a user drives it: clicks, keys, typing."""
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
+
+from reader.core.models import Status
+from reader.ui.note_editor import SAVE_DEBOUNCE_MS
+
+
+def click_row(qtbot, app, row):
+    view = app.window.sidebar.view
+    rect = view.visualRect(view.model().index(row, 0))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    return view.model().id_at(row)
+
+
+def test_opens_on_the_sample_with_first_paper_shown(app):
+    w = app.window
+    lib = app.controller.library
+    assert w.sidebar.model.rowCount() == 19
+    assert w.sidebar.count_label.text() == "19 papers · 0 read"
+    first = w.sidebar.model.id_at(0)
+    assert w.pane.paper_id == first
+    assert lib.paper(first).title.split(":")[0] in w.pane.browser.toPlainText()
+
+
+def test_click_selects_and_shows_abstract(qtbot, app):
+    pid = click_row(qtbot, app, 4)
+    paper = app.controller.library.paper(pid)
+    text = app.window.pane.browser.toPlainText()
+    assert app.window.pane.paper_id == pid
+    assert paper.authors[0] in text
+    assert "ICML 2025" in text and "2025" in text
+    assert "$" not in text.split("\n")[0]
+
+
+def test_status_by_keyboard_and_undo(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    pid = click_row(qtbot, app, 2)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_2)
+    assert lib.status(pid) is Status.READING
+    assert w.pane.status_buttons.button(2).isChecked()
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_3)
+    assert lib.status(pid) is Status.READ
+    assert w.sidebar.count_label.text() == "19 papers · 1 read"
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lib.status(pid) is Status.READING
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lib.status(pid) is Status.UNREAD
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert lib.status(pid) is Status.READING
+
+
+def test_status_buttons_in_pane(qtbot, app):
+    pid = click_row(qtbot, app, 1)
+    qtbot.mouseClick(app.window.pane.status_buttons.button(3), Qt.MouseButton.LeftButton)
+    assert app.controller.library.status(pid) is Status.READ
+
+
+def test_multi_select_and_bulk_status(qtbot, app):
+    w = app.window
+    click_row(qtbot, app, 0)
+    view = w.sidebar.view
+    rect = view.visualRect(view.model().index(3, 0))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     rect.center())
+    ids = w.sidebar.selected_ids()
+    assert len(ids) == 4
+    qtbot.keyClick(view, Qt.Key.Key_3)
+    assert all(app.controller.library.status(i) is Status.READ for i in ids)
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert all(app.controller.library.status(i) is Status.UNREAD for i in ids)
+
+
+def test_add_tag_through_completer_and_remove_by_click(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    other = w.sidebar.model.id_at(7)
+    lib.add_tags([other], ["reinforcement-learning"])
+    pid = click_row(qtbot, app, 1)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_T)
+    entry = w.pane.tag_editor.entry
+    assert entry.hasFocus()
+    qtbot.keyClicks(entry, "reinf")
+    popup = entry.completer().popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.keyClick(entry, Qt.Key.Key_Return)
+    assert lib.tags(pid) == ("reinforcement-learning",)
+    qtbot.keyClicks(entry, "theory, to-read")
+    qtbot.keyClick(entry, Qt.Key.Key_Return)
+    assert lib.tags(pid) == ("reinforcement-learning", "theory", "to-read")
+    chips = w.pane.tag_editor.chips()
+    assert [c.text().split()[0] for c in chips] == ["reinforcement-learning", "theory", "to-read"]
+    qtbot.mouseClick(chips[1], Qt.MouseButton.LeftButton)
+    assert lib.tags(pid) == ("reinforcement-learning", "to-read")
+    qtbot.keyClick(entry, Qt.Key.Key_Backspace)
+    assert lib.tags(pid) == ("reinforcement-learning",)
+
+
+def test_narrow_to_tag_and_status(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    ids = w.sidebar.model.ids()
+    lib.add_tags(ids[:3], ["rl"])
+    lib.set_status(ids[1:2], Status.READ)
+    combo = w.sidebar.tag_filter
+    combo.setCurrentIndex(combo.findData("rl"))
+    assert w.sidebar.model.ids() == ids[:3]
+    w.sidebar.status_filter.setCurrentIndex(w.sidebar.status_filter.findData("read"))
+    assert w.sidebar.model.ids() == ids[1:2]
+    assert w.sidebar.count_label.text() == "1 of 19 papers · 1 read"
+
+
+def test_note_typed_saved_after_debounce_and_previewed(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    pid = click_row(qtbot, app, 5)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_N)
+    editor = w.pane.note_editor.editor
+    assert editor.hasFocus()
+    qtbot.keyClicks(editor, "**Key idea**: $\\Theta(1)$ memory")
+    qtbot.waitUntil(lambda: lib.annotation(pid).note == "**Key idea**: $\\Theta(1)$ memory",
+                    timeout=SAVE_DEBOUNCE_MS * 4)
+    preview = w.pane.note_editor.preview
+    qtbot.waitUntil(lambda: "Key idea" in preview.toPlainText())
+    assert "**" not in preview.toPlainText()
+    assert "Θ" in preview.toPlainText()
+
+
+@pytest.mark.parametrize("delay_ms", [0, 10, 50])
+def test_note_lands_on_original_paper_when_switching_fast(qtbot, app, delay_ms):
+    w = app.window
+    lib = app.controller.library
+    pid = click_row(qtbot, app, 5)
+    w.pane.note_editor.editor.setFocus()
+    qtbot.keyClicks(w.pane.note_editor.editor, "quick thought")
+    qtbot.wait(delay_ms)
+    other = click_row(qtbot, app, 6)
+    assert lib.annotation(pid).note == "quick thought"
+    assert lib.annotation(other).note == ""
+    assert w.pane.note_editor.text() == ""
+
+
+@pytest.mark.parametrize("delay_ms", [0, 50])
+def test_note_saved_when_window_closes_fast(qtbot, make_app, tmp_path, delay_ms):
+    app = make_app()
+    pid = click_row(qtbot, app, 2)
+    app.window.pane.note_editor.editor.setFocus()
+    qtbot.keyClicks(app.window.pane.note_editor.editor, "typed then closed")
+    qtbot.wait(delay_ms)
+    app.window.close()
+    from reader.opening import open_library
+
+    assert open_library(tmp_path / "library").library.annotation(pid).note == "typed then closed"
+
+
+def test_note_undo_from_list(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    pid = click_row(qtbot, app, 3)
+    w.pane.note_editor.editor.setFocus()
+    qtbot.keyClicks(w.pane.note_editor.editor, "draft")
+    w.sidebar.view.setFocus()  # focus out saves
+    assert lib.annotation(pid).note == "draft"
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lib.annotation(pid).note == ""
+    assert w.pane.note_editor.text() == ""
+
+
+def test_context_menu_sets_status(qtbot, app, monkeypatch):
+    from reader.ui import actions as actions_module
+
+    pid = click_row(qtbot, app, 8)
+    menu = actions_module.list_context_menu(app.controller, app.window.actions, QPoint(5, 5))
+    texts = [a.text() for a in menu.actions()]
+    assert "Mark Reading" in texts
+    next(a for a in menu.actions() if a.text() == "Mark Reading").trigger()
+    assert app.controller.library.status(pid) is Status.READING
+
+
+def test_empty_state_when_nothing_matches(qtbot, app):
+    w = app.window
+    qtbot.keyClicks(w.sidebar.search, "qqqqzzzz")
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 0)
+    assert w.pane.currentWidget() is w.pane.empty
+    assert "Select a paper" in w.pane.empty.toPlainText()
+    assert w.sidebar.count_label.text() == "0 of 19 papers · 0 read"
+
+
+def test_jk_navigation(qtbot, app):
+    w = app.window
+    click_row(qtbot, app, 0)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)
+    assert w.pane.paper_id == w.sidebar.model.id_at(2)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_K)
+    assert w.pane.paper_id == w.sidebar.model.id_at(1)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Slash)
+    assert w.sidebar.search.hasFocus()
+
+
+def test_window_state_restored(qtbot, make_app):
+    app = make_app()
+    pid = click_row(qtbot, app, 11)
+    app.window.resize(640, 480)  # the offscreen screen is 800x600
+    app.window.close()
+    again = make_app()
+    assert again.window.pane.paper_id == pid
+    assert again.window.size().width() == 640
+
+
+def test_outside_change_is_picked_up(qtbot, app, tmp_path):
+    from reader.opening import open_library
+
+    pid = app.window.pane.paper_id
+    other = open_library(tmp_path / "library").library
+    other.add_tags([pid], ["from-cli"])
+    qtbot.waitUntil(lambda: app.window.pane.tag_editor.tags() == ["from-cli"], timeout=5000)
+    assert app.controller.library.tags(pid) == ("from-cli",)
+
+
+def test_paper_link_opens_browser_only_on_click(qtbot, app, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()))
+    assert opened == []
+    w = app.window
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_O)
+    paper = app.controller.library.paper(w.pane.paper_id)
+    assert opened == [paper.url]
+    QApplication.processEvents()

@@ -1,0 +1,30 @@
+"""A saver SIGKILLed at random moments: the files always parse, nothing acknowledged is lost."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
+from store_harness import KillHarness
+
+KILLS = 200
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the harness forks its savers")
+def test_a_killed_saver_loses_no_acknowledged_save(tmp_path):
+    # Each saver loops over notes, tags, catalogue updates and backups, writing an
+    # acknowledgement after every save returns; it is killed 0-80 ms after it starts
+    # (before, during or between saves), then the library is opened and checked.
+    harness = KillHarness(tmp_path, seed=20261130)
+    try:
+        for _ in range(KILLS):
+            harness.kill_once(max_delay_s=0.08)
+    finally:
+        harness.close()
+    report = harness.report
+    assert report.problems == []
+    assert report.kills == report.survived == KILLS
+    assert report.lost == 0
+    assert report.acknowledged > 0

@@ -1,0 +1,181 @@
+"""Disk full, I/O error, permission denied at every step of a save: nothing on disk is
+damaged, the edit stays in memory and is written by the next successful save."""
+
+import errno
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
+from store_harness import make_library, synthetic_papers
+
+from reader.core.library import SaveFailed
+from reader.core.models import Status
+from reader.opening import open_library
+from reader.store.backups import Backups
+from reader.store.storage import StorageError, parse_document
+
+ERRORS = {"disk-full": errno.ENOSPC, "io-error": errno.EIO, "permission": errno.EACCES}
+
+
+class Faults:
+    """Makes the n-th call to any OS step of a save raise `err` (then no more)."""
+
+    STEPS = ("write", "fsync", "fchmod", "replace", "rename")
+
+    def __init__(self, patch, n, err):
+        self.n, self.err, self.calls = n, err, 0
+        self.fired: str | None = None
+        self.replaced = False
+        for name in self.STEPS:
+            patch.setattr(os, name, self._wrap(name, getattr(os, name)))
+        patch.setattr(tempfile, "mkstemp", self._wrap("mkstemp", tempfile.mkstemp))
+
+    def _wrap(self, name, real):
+        def call(*args, **kwargs):
+            self.calls += 1
+            if self.calls == self.n:
+                self.fired = name
+                raise OSError(self.err, os.strerror(self.err))
+            result = real(*args, **kwargs)
+            self.replaced |= name == "replace"
+            return result
+
+        return call
+
+
+@pytest.fixture
+def lib_dir(tmp_path):
+    folder = tmp_path / "library"
+    make_library(folder, synthetic_papers(3))
+    return folder
+
+
+def temp_files(folder):
+    return [*folder.glob(".tmp-*"), *folder.glob("backups/.tmp-*")]
+
+
+@pytest.mark.parametrize("err", ERRORS.values(), ids=ERRORS.keys())
+def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err):
+    lib = open_library(lib_dir).library
+    lib.set_note("p000000", "before any fault")
+    path = lib_dir / "annotations.json"
+    heard = []
+    lib.subscribe(heard.append)
+    n = 0
+    while True:
+        n += 1
+        before = path.read_bytes()
+        papers_before = (lib_dir / "papers.json").read_bytes()
+        with monkeypatch.context() as patch:
+            faults = Faults(patch, n, err)
+            try:
+                lib.set_note("p000000", f"edit {n}")
+                failed = None
+            except SaveFailed as exc:
+                failed = exc
+        if faults.fired is None:  # n is past the last step: the save went through
+            assert failed is None
+            break
+        assert failed is not None, f"a fault in {faults.fired} went unreported"
+        assert lib.annotation("p000000").note == f"edit {n}"  # kept in memory
+        assert heard[-1].paper_ids == {"p000000"}  # and shown
+        assert lib.pending_count() == 1
+        if faults.replaced:  # only the folder sync after the rename failed: new file whole
+            assert parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"] == f"edit {n}"
+        else:
+            assert path.read_bytes() == before, f"fault in {faults.fired} changed the file"
+        assert (lib_dir / "papers.json").read_bytes() == papers_before
+        assert temp_files(lib_dir) == []
+        # the disk recovers: an explicit retry, or simply the next edit, writes it
+        if n % 2:
+            assert lib.retry_pending()
+        else:
+            lib.set_status(["p000001"], Status.READ if n % 4 else Status.READING)
+        assert lib.pending_count() == 0
+        assert open_library(lib_dir).library.annotation("p000000").note == f"edit {n}"
+    assert n > 6  # the save has at least: temp file, write, fsync, chmod, rename, folder fsync
+
+
+def test_edits_made_while_the_disk_is_full_are_written_in_one_write(lib_dir, monkeypatch):
+    lib = open_library(lib_dir).library
+    writes = []
+    store = lib._store
+    real = store.write_annotations
+    monkeypatch.setattr(store, "write_annotations", lambda changes: (writes.append(dict(changes)), real(changes)))
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+        for text in ("one", "two", "three"):
+            with pytest.raises(SaveFailed, match="disk is full"):
+                lib.set_note("p000000", text)
+        with pytest.raises(SaveFailed):
+            lib.add_tags(["p000001"], ["later"])
+        assert lib.pending_count() == 2
+        assert not lib.retry_pending() and lib.pending_count() == 2
+    writes.clear()
+    assert lib.retry_pending()
+    assert len(writes) == 1 and set(writes[0]) == {"p000000", "p000001"}
+    fresh = open_library(lib_dir).library
+    assert fresh.annotation("p000000").note == "three"
+    assert fresh.tags("p000001") == ("later",)
+
+
+def test_pending_edits_stay_on_top_of_outside_changes(lib_dir, monkeypatch):
+    lib = open_library(lib_dir).library
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.EIO, "I/O")))
+        with pytest.raises(SaveFailed):
+            lib.set_note("p000000", "mine, unsaved")
+    open_library(lib_dir).library.set_tags("p000000", ["theirs"])  # another process
+    assert lib.refresh() is not None
+    ann = lib.annotation("p000000")
+    assert ann.note == "mine, unsaved" and ann.tags == ("theirs",)
+    assert lib.retry_pending()
+    fresh = open_library(lib_dir).library.annotation("p000000")
+    assert fresh.note == "mine, unsaved" and fresh.tags == ("theirs",)
+
+
+@pytest.mark.parametrize("err", ERRORS.values(), ids=ERRORS.keys())
+def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch, err):
+    lib = open_library(lib_dir).library
+    backups = Backups(lib_dir, keep=2)
+    for text in ("a", "b"):
+        lib.set_note("p000000", text)
+        backups.take("close")
+    lib.set_note("p000000", "c")
+    source = (lib_dir / "annotations.json").read_bytes()
+    n = 0
+    while True:
+        n += 1
+        kept = {i.name: i.path.read_bytes() for i in backups.list()}
+        with monkeypatch.context() as patch:
+            faults = Faults(patch, n, err)
+            try:
+                backups.take("close", force=True)
+                failed = False
+            except StorageError:
+                failed = True
+        if faults.fired is None:
+            assert not failed
+            break
+        if not faults.replaced:
+            assert failed
+            assert {i.name: i.path.read_bytes() for i in backups.list()} == kept
+        assert temp_files(lib_dir) == []
+        assert (lib_dir / "annotations.json").read_bytes() == source
+    assert len(backups.list()) == 2
+
+
+def test_a_fault_while_importing_leaves_the_catalogue_as_it_was(lib_dir, monkeypatch):
+    lib = open_library(lib_dir).library
+    papers = lib_dir / "papers.json"
+    before = papers.read_bytes()
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+        with pytest.raises(StorageError, match="disk is full"):
+            lib.add_papers(synthetic_papers(2, prefix="new"))
+    assert papers.read_bytes() == before
+    assert len(lib) == 3 and temp_files(lib_dir) == []

@@ -1,0 +1,188 @@
+"""Library on real TinyDB files: edits, persistence, seeding, two processes."""
+
+import json
+
+import pytest
+
+from reader.core.library import UnknownPaper
+from reader.core.models import Status
+from reader.opening import open_library
+
+
+def test_empty_folder_is_seeded_with_the_bundled_sample(library_dir):
+    opened = open_library(library_dir)
+    assert len(opened.library) == 19
+    assert any("bundled sample" in m for m in opened.messages)
+    titles = {p.title for p in opened.library.papers()}
+    assert "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models" in titles
+    # reopening does not seed twice
+    again = open_library(library_dir)
+    assert len(again.library) == 19 and again.messages == []
+
+
+def test_edits_persist_across_reopen(library, library_dir):
+    pid = library.paper_ids()[3]
+    library.set_status([pid], Status.READING)
+    library.add_tags([pid], ["rl", "to-read", "rl"])
+    library.set_note(pid, "# Idea\n\nTry $\\alpha$.")
+    lib2 = open_library(library_dir).library
+    ann = lib2.annotation(pid)
+    assert ann.status is Status.READING
+    assert ann.tags == ("rl", "to-read")
+    assert ann.note == "# Idea\n\nTry $\\alpha$."
+    assert ann.created and ann.modified
+
+
+def test_annotation_write_never_rewrites_papers_file(library, library_dir):
+    papers = library_dir / "papers.json"
+    before = (papers.read_bytes(), papers.stat().st_mtime_ns, papers.stat().st_ino)
+    library.set_status([library.paper_ids()[0]], Status.READ)
+    after = (papers.read_bytes(), papers.stat().st_mtime_ns, papers.stat().st_ino)
+    assert before == after
+
+
+def test_remove_tags_is_case_insensitive(library):
+    pid = library.paper_ids()[0]
+    library.add_tags([pid], ["Method/Diffusion", "rl"])
+    library.remove_tags([pid], ["method/diffusion"])
+    assert library.tags(pid) == ("rl",)
+
+
+def test_unknown_paper(library):
+    with pytest.raises(UnknownPaper, match="nope"):
+        library.set_status(["nope"], Status.READ)
+
+
+def test_listeners_hear_what_changed(library):
+    heard = []
+    library.subscribe(heard.append)
+    a, b = library.paper_ids()[:2]
+    library.set_status([a, b], Status.READ)
+    library.set_status([a], Status.READ)  # no change: no event, no write
+    assert len(heard) == 1
+    assert heard[0].paper_ids == {a, b} and heard[0].fields == {"status"}
+
+
+def test_two_libraries_on_one_folder_lose_no_update(library_dir):
+    one = open_library(library_dir).library
+    two = open_library(library_dir).library
+    a, b = one.paper_ids()[:2]
+    one.set_status([a], Status.READ)
+    two.add_tags([b], ["from-two"])  # two never saw one's edit; it must survive
+    one.set_note(a, "note from one")
+    fresh = open_library(library_dir).library
+    assert fresh.status(a) is Status.READ
+    assert fresh.tags(b) == ("from-two",)
+    assert fresh.annotation(a).note == "note from one"
+    assert two.refresh() is not None
+    assert two.status(a) is Status.READ
+
+
+def test_annotations_file_is_readable_json(library, library_dir):
+    pid = library.paper_ids()[0]
+    library.set_note(pid, "hello")
+    data = json.loads((library_dir / "annotations.json").read_text("utf-8"))
+    assert data["annotations"][pid]["note"] == "hello"
+    assert data["_meta"]["schema"]["version"] >= 1
+
+
+# -- values JSON cannot hold -------------------------------------------------------
+
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
+from store_harness import make_library, synthetic_papers  # noqa: E402
+
+from reader.core.library import MAX_NOTE_CHARS, MAX_TAG_CHARS  # noqa: E402
+from reader.core.models import Annotation, Highlight  # noqa: E402
+
+
+@pytest.fixture
+def small(tmp_path):
+    folder = tmp_path / "small"
+    make_library(folder, synthetic_papers(3))
+    return open_library(folder)
+
+
+def on_disk(opened, pid):
+    return open_library(opened.folder.folder).library.annotation(pid)
+
+
+def test_lone_surrogates_become_replacement_characters_and_pairs_are_joined(small):
+    small.library.set_note("p000000", "bad \ud800 end, pair \ud83d\ude00")
+    assert on_disk(small, "p000000").note == "bad \ufffd end, pair \U0001f600"
+
+
+def test_control_characters_are_dropped_from_notes_tags_and_highlights(small):
+    lib = small.library
+    lib.set_note("p000000", "a\x00b\x07c\td\r\ne\x1b")
+    lib.set_tags("p000000", ["rl\x01", "ok\x0btag"])
+    lib.set_highlights("p000000", [Highlight(id="h1", quote="x\x00y\ud800", comment="c\x08")])
+    ann = on_disk(small, "p000000")
+    assert ann.note == "abc\td\r\ne"
+    assert ann.tags == ("rl", "ok tag")
+    assert ann.highlights[0].quote == "xy\ufffd" and ann.highlights[0].comment == "c"
+
+
+def test_a_ten_megabyte_note_is_refused_before_anything_is_written(small):
+    lib = small.library
+    lib.set_note("p000000", "kept")
+    path = small.folder.annotations_path
+    before = path.read_bytes()
+    heard = []
+    lib.subscribe(heard.append)
+    with pytest.raises(ValueError, match="over the limit"):
+        lib.set_note("p000000", "x" * 10_000_000)
+    assert path.read_bytes() == before
+    assert lib.annotation("p000000").note == "kept" and lib.pending_count() == 0 and heard == []
+
+
+def test_a_note_at_the_limit_is_saved(small):
+    small.library.set_note("p000001", "y" * MAX_NOTE_CHARS)
+    assert len(on_disk(small, "p000001").note) == MAX_NOTE_CHARS
+    with pytest.raises(ValueError):
+        small.library.set_note("p000001", "y" * (MAX_NOTE_CHARS + 1))
+    with pytest.raises(ValueError):
+        small.library.add_tags(["p000001"], ["t" * (MAX_TAG_CHARS + 1)])
+
+
+@pytest.mark.parametrize("rating", [float("nan"), float("inf"), 2.5, "3", 10**30])
+def test_ratings_json_cannot_hold_are_refused_whole(small, rating):
+    lib = small.library
+    path = small.folder.annotations_path
+    before = path.read_bytes()
+    bad = {"p000000": Annotation("p000000", note="fine", rating=rating),
+           "p000001": Annotation("p000001", note="also fine")}
+    with pytest.raises(ValueError):
+        lib.put_annotations(bad)
+    assert path.read_bytes() == before
+    assert lib.annotation("p000001").note == "" and lib.pending_count() == 0
+
+
+def test_put_annotations_cleans_what_it_stores(small):
+    small.library.put_annotations({"p000002": Annotation("p000002", note="n\x00", tags=("a\x02",), rating=3.0)})
+    ann = on_disk(small, "p000002")
+    assert (ann.note, ann.tags, ann.rating) == ("n", ("a",), 3)
+
+
+def test_cli_refuses_a_ten_megabyte_note_with_a_reason(small, tmp_path, capsys):
+    from reader.cli import main
+
+    big = tmp_path / "big.md"
+    big.write_text("z" * 10_000_000, "utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(["--data-dir", str(small.folder.folder), "note", "p000000", "--file", str(big)])
+    assert info.value.code != 0
+    assert "not saved" in capsys.readouterr().err
+    assert on_disk(small, "p000000").note == ""
+
+
+def test_created_stays_the_first_time_when_two_processes_create_one_annotation(small):
+    one = small.library
+    two = open_library(small.folder.folder).library
+    one.set_note("p000000", "first")
+    created = one.annotation("p000000").created
+    two.set_tags("p000000", ["second"])  # two never saw one's edit
+    ann = on_disk(small, "p000000")
+    assert ann.created == created and ann.note == "first" and ann.tags == ("second",)

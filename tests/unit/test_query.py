@@ -1,0 +1,90 @@
+"""The search language, table-driven: what each query matches."""
+
+import pytest
+
+from reader.core.index import make_record
+from reader.core.models import Annotation, Highlight, Paper, Status
+from reader.core.query import parse
+
+PAPERS = {
+    "kd": (Paper("kd", "DA-KD: Difficulty-Aware Knowledge Distillation", ("Changyi He", "Yoshua Bengio"),
+                 "Surpass the teacher with 4.7$\\times$ compression at $\\Theta(1/\\sqrt{N})$ cost.",
+                 "ICML 2025", 2025),
+           Annotation("kd", Status.READING, ("method/distillation", "rl"), "Great **idea**")),
+    "flow": (Paper("flow", "Flow Matching for Rocktäschel Models", ("Tim Rocktäschel",),
+                   "We study flow matching and diffusion.", "NeurIPS 2023", 2023),
+             Annotation("flow", Status.READ, ("skip",), "")),
+    "diff": (Paper("diff", "Diffusion without flow", ("Ana Núñez",), "Plain diffusion; matching flow.",
+                   "ICLR", 2021),
+             Annotation("diff", highlights=(Highlight("h1", "Plain diffusion", comment="key claim"),))),
+}
+
+
+def matching(text):
+    query = parse(text)
+    return sorted(pid for pid, (p, a) in PAPERS.items() if query.matches(make_record(p, a)))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", ["diff", "flow", "kd"]),
+        ("diffusion", ["diff", "flow"]),
+        ("DIFFUSION flow", ["diff", "flow"]),
+        ('"flow matching"', ["flow"]),
+        ('diffusion "flow matching"', ["flow"]),
+        ("tag:rl", ["kd"]),
+        ("tag:method", ["kd"]),  # a parent tag includes its children
+        ("tag:method/distillation", ["kd"]),
+        ("tag:meth", []),  # but a prefix of a name is not a parent
+        ("-tag:skip", ["diff", "kd"]),
+        ("status:unread", ["diff"]),
+        ("status:read", ["flow"]),
+        ("-status:read", ["diff", "kd"]),
+        ("author:bengio", ["kd"]),
+        ("author:rocktaschel", ["flow"]),  # accent-insensitive
+        ("author:núñez", ["diff"]),
+        ("venue:icml", ["kd"]),
+        ("year:2025", ["kd"]),
+        ("year:>=2023", ["flow", "kd"]),
+        ("year:<2023", ["diff"]),
+        ("year:2021..2023", ["diff", "flow"]),
+        ("has:note", ["kd"]),
+        ("has:highlights", ["diff"]),
+        ("key claim", ["diff"]),  # highlight comments are searched
+        ("idea", ["kd"]),  # notes are searched
+        ("distillation OR rocktäschel", ["flow", "kd"]),
+        ("(tag:rl OR tag:skip) -status:read", ["kd"]),
+        ("Theta", ["kd"]),
+        ("Θ", ["kd"]),
+        ("\\Theta", ["kd"]),
+        ("×", ["kd"]),
+        ("√N", ["kd"]),
+        ("arXiv:2501", []),  # not a field: an ordinary word
+    ],
+)
+def test_query_matches(text, expected):
+    assert matching(text) == expected
+    assert parse(text).warning == ""
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("(diffusion", ["diff", "flow"]),
+        ("diffusion)", ["diff", "flow"]),
+        ('"flow matching', ["diff", "flow"]),
+        ("year:soon", []),
+        ("OR", ["diff", "flow", "kd"]),
+        ("diffusion OR", ["diff", "flow"]),
+        ("((((", ["diff", "flow", "kd"]),
+    ],
+)
+def test_bad_syntax_falls_back_to_plain_words(text, expected):
+    query = parse(text)
+    assert query.warning.startswith("Searching plain words")
+    assert matching(text) == expected
+
+
+def test_terms_for_highlighting():
+    assert parse('diffusion "flow matching" -skip tag:x').terms == ("diffusion", "flow matching")

@@ -1,0 +1,211 @@
+"""Damaged, unreadable and read-only files at start: never deleted, never fatal, always told."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
+from store_harness import make_library, synthetic_papers
+
+from reader.cli import main
+from reader.core.library import SaveFailed
+from reader.core.models import Status
+from reader.opening import open_library
+from reader.store.backups import Backups
+from reader.store.files import LibraryFolder
+
+DAMAGED = {
+    "empty": b"",
+    "truncated": b'{"annotations": {"p000000": {"note": "hal',
+    "garbage": b"\x00\x01\x02 garbage \xfe",
+    "wrong-shape": b"[1, 2, 3]",
+    "wrong-table": b'{"annotations": [1]}',
+    "bad-utf8": b'{"annotations": {"p000000": {"note": "\xff\xfe"}}}',
+    "nul-filled": b"\x00" * 4096,  # what a crash on some file systems leaves
+}
+
+
+@pytest.fixture
+def lib_dir(tmp_path):
+    folder = tmp_path / "library"
+    make_library(folder, synthetic_papers(4))
+    return folder
+
+
+def annotated(folder, note="precious"):
+    lib = open_library(folder).library
+    lib.set_note("p000000", note)
+    lib.set_status(["p000001"], Status.READ)
+    return lib
+
+
+def damaged_asides(folder, name="annotations.json"):
+    return sorted(folder.glob(f"{name}.damaged-*"))
+
+
+@pytest.mark.parametrize("content", DAMAGED.values(), ids=DAMAGED.keys())
+def test_damaged_annotations_are_kept_aside_and_the_newest_backup_restored(lib_dir, content):
+    annotated(lib_dir, "older")
+    Backups(lib_dir).take("close")
+    annotated(lib_dir, "newest")
+    good = Backups(lib_dir).take("close", force=True)
+    (lib_dir / "annotations.json").write_bytes(content)
+
+    opened = open_library(lib_dir)
+
+    [aside] = damaged_asides(lib_dir)
+    assert aside.read_bytes() == content  # never deleted, never changed
+    assert opened.library.annotation("p000000").note == "newest"
+    assert opened.library.status("p000001") is Status.READ
+    [message] = [m for m in opened.messages if "damaged" in m]
+    assert str(aside) in message and good.name in message
+    again = open_library(lib_dir)  # recovered for good: nothing more to say
+    assert again.messages == [] and len(damaged_asides(lib_dir)) == 1
+
+
+def test_a_damaged_newest_backup_is_skipped(lib_dir):
+    annotated(lib_dir, "from the good backup")
+    Backups(lib_dir).take("close")
+    annotated(lib_dir, "later")
+    bad = Backups(lib_dir).take("close")
+    bad.write_bytes(b"{")
+    (lib_dir / "annotations.json").write_bytes(b"")
+    opened = open_library(lib_dir)
+    assert opened.library.annotation("p000000").note == "from the good backup"
+    assert bad.read_bytes() == b"{"
+
+
+def test_no_backup_starts_empty_and_says_so(lib_dir):
+    (lib_dir / "annotations.json").write_bytes(b"not json at all")
+    opened = open_library(lib_dir)
+    assert len(opened.library) == 4
+    assert all(opened.library.annotation(pid).is_empty for pid in opened.library.paper_ids())
+    assert any("No backup was found" in m for m in opened.messages)
+    assert damaged_asides(lib_dir)[0].read_bytes() == b"not json at all"
+    opened.library.set_note("p000002", "life goes on")
+    assert open_library(lib_dir).library.annotation("p000002").note == "life goes on"
+
+
+def test_damaged_papers_file_is_kept_aside_and_annotations_kept(lib_dir):
+    annotated(lib_dir)
+    annotations = (lib_dir / "annotations.json").read_bytes()
+    (lib_dir / "papers.json").write_bytes(b'{"papers": {"p0": {"tit')
+    opened = open_library(lib_dir, seed=False)
+    [aside] = damaged_asides(lib_dir, "papers.json")
+    assert aside.read_bytes() == b'{"papers": {"p0": {"tit'
+    assert len(opened.library) == 0
+    assert any("annotations are kept" in m for m in opened.messages)
+    assert (lib_dir / "annotations.json").read_bytes() == annotations
+    # re-importing the list brings the annotations back into view
+    opened.library.add_papers(synthetic_papers(4))
+    assert open_library(lib_dir).library.annotation("p000000").note == "precious"
+
+
+def test_a_field_of_the_wrong_type_does_not_stop_loading(lib_dir):
+    annotated(lib_dir)
+    path = lib_dir / "annotations.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["annotations"]["p000000"]["highlights"] = 5
+    path.write_text(json.dumps(data), "utf-8")
+    opened = open_library(lib_dir)
+    assert opened.library.annotation("p000000").note == "precious"
+    assert any("p000000" in m for m in opened.messages)
+
+
+def test_the_cli_reports_the_recovery_on_stderr(lib_dir, capsys):
+    annotated(lib_dir)
+    Backups(lib_dir).take("close")
+    (lib_dir / "annotations.json").write_bytes(b"\xff")
+    assert main(["--data-dir", str(lib_dir), "show", "p000000", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["note"] == "precious"
+    assert "damaged" in err and "Restored the newest good backup" in err
+
+
+def test_stale_temp_files_are_removed_at_start_but_not_under_a_live_writer(lib_dir):
+    stale = lib_dir / ".tmp-annotations.json.x1y2"
+    stale.write_bytes(b'{"half": ')
+    backup_stale = lib_dir / "backups" / ".tmp-annotations-1.json.abc"
+    backup_stale.parent.mkdir()
+    backup_stale.write_bytes(b"")
+    with FileLock(str(lib_dir / ".lock")):  # another process is in the middle of a save
+        LibraryFolder(lib_dir)
+        assert stale.exists() and backup_stale.exists()
+    store = LibraryFolder(lib_dir)
+    assert not stale.exists() and not backup_stale.exists()
+    assert sorted(p.name for p in store.removed_temp_files) == sorted([stale.name, backup_stale.name])
+
+
+def test_symlinked_annotations_file_keeps_pointing_there(lib_dir, tmp_path):
+    elsewhere = tmp_path / "synced" / "annotations.json"
+    elsewhere.parent.mkdir()
+    os.replace(lib_dir / "annotations.json", elsewhere)
+    (lib_dir / "annotations.json").symlink_to(elsewhere)
+    annotated(lib_dir, "through the link")
+    assert (lib_dir / "annotations.json").is_symlink()
+    assert json.loads(elsewhere.read_text("utf-8"))["annotations"]["p000000"]["note"] == "through the link"
+
+
+# -- read-only libraries -----------------------------------------------------------
+
+
+@pytest.fixture
+def read_only(lib_dir):
+    """Make the library folder read-only for the test; restored after (even as root the
+    mode bits are honoured)."""
+    annotated(lib_dir)
+    before = {p.name: p.read_bytes() for p in lib_dir.iterdir() if p.is_file()}
+    os.chmod(lib_dir, 0o555)
+    yield before
+    os.chmod(lib_dir, 0o755)
+
+
+def test_read_only_folder_opens_for_reading_and_refuses_to_write(lib_dir, read_only):
+    opened = open_library(lib_dir)
+    assert any("read-only" in m and "will not be saved" in m for m in opened.messages)
+    lib = opened.library
+    assert lib.annotation("p000000").note == "precious"
+    with pytest.raises(SaveFailed, match="read-only"):
+        lib.set_note("p000000", "edited while read-only")
+    assert lib.annotation("p000000").note == "edited while read-only"  # kept in memory
+    assert lib.pending_count() == 1 and not lib.retry_pending()
+    assert {p.name: p.read_bytes() for p in lib_dir.iterdir() if p.is_file()} == read_only
+    os.chmod(lib_dir, 0o755)  # the user fixes the permissions
+    assert lib.retry_pending() and lib.pending_count() == 0
+    assert open_library(lib_dir).library.annotation("p000000").note == "edited while read-only"
+
+
+def test_read_only_file_is_not_overwritten(lib_dir):
+    annotated(lib_dir)
+    path = lib_dir / "annotations.json"
+    os.chmod(path, 0o444)
+    before = path.read_bytes()
+    lib = open_library(lib_dir).library
+    with pytest.raises(SaveFailed, match="read-only"):
+        lib.set_note("p000003", "x")
+    assert path.read_bytes() == before
+    assert oct(path.stat().st_mode & 0o777) == oct(0o444)
+
+
+def test_damaged_file_in_a_read_only_folder_is_left_alone(lib_dir, read_only):
+    os.chmod(lib_dir, 0o755)
+    (lib_dir / "annotations.json").write_bytes(b"{broken")
+    os.chmod(lib_dir, 0o555)
+    opened = open_library(lib_dir)
+    assert any("left as it is" in m for m in opened.messages)
+    assert (lib_dir / "annotations.json").read_bytes() == b"{broken"
+    assert opened.library.annotation("p000000").is_empty
+    with pytest.raises(SaveFailed):
+        opened.library.set_note("p000000", "x")
+    assert (lib_dir / "annotations.json").read_bytes() == b"{broken"
+
+
+def test_cli_edit_in_a_read_only_library_exits_non_zero_with_not_saved(lib_dir, read_only, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--data-dir", str(lib_dir), "status", "p000002", "read"])
+    assert info.value.code != 0
+    assert "not saved" in capsys.readouterr().err
