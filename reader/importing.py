@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from reader.core.library import Library, now_iso
 from reader.core.merge import Skipped, plan_import
@@ -41,45 +41,69 @@ class ImportReport:
         }
 
 
-def import_files(
-    lib: Library,
+@dataclass
+class PreparedImport:
+    """An import read and planned (off the GUI thread), not yet written."""
+
+    report: ImportReport
+    papers: list[Paper]
+    annotations: list[Annotation]
+    id_map: dict[str, str]
+
+
+def prepare_import(
+    existing: Mapping[str, Paper],
     files: Sequence[Path],
     fmt: str | None = None,
     *,
     progress: Callable[[int, int], bool] | None = None,
-) -> ImportReport:
-    """Import every file as one transaction: if any file yields nothing, or the
-    caller cancels through `progress` (returning False), nothing is written.
-    Raises reader.formats.FormatError for a file that yields no paper."""
+) -> PreparedImport:
+    """Read every file and plan the import against `existing` papers. Touches
+    no library, so it may run on a worker thread. Raises FormatError for a file
+    that yields no paper, ImportCancelled when `progress` returns False."""
     from reader.formats import read_papers
 
     report = ImportReport(files=[str(f) for f in files])
     records: list[Paper] = []
     annotations: list[Annotation] = []
     for n, path in enumerate(files):
+        if progress is not None and not progress(n, len(files)):
+            raise ImportCancelled()
         result = read_papers(path, fmt)
         records.extend(result.records)
         annotations.extend(result.annotations)
         report.skipped.extend(result.skipped)
         report.notes.extend(str(w) for w in result.warnings)
-        if progress is not None and not progress(n + 1, len(files)):
-            raise ImportCancelled()
-    existing = {p.id: p for p in lib.papers()}
+    if progress is not None and not progress(len(files), len(files)):
+        raise ImportCancelled()
     plan = plan_import(existing, records)
     report.skipped.extend(plan.skipped)
     stamp = now_iso()
     added = [p if p.added else dataclasses.replace(p, added=stamp) for p in plan.added]
     report.added, report.updated, report.unchanged = len(added), len(plan.updated), plan.unchanged
-    lib.add_papers([*added, *plan.updated])
+    return PreparedImport(report, [*added, *plan.updated], annotations, plan.id_map)
+
+
+def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
+    """Write a prepared import: the papers in one write, then the annotations the
+    file carried for papers that have none yet (the user's own are never touched)."""
+    report = prepared.report
+    lib.add_papers(prepared.papers)
     restored = {}
-    for ann in annotations:
-        pid = plan.id_map.get(ann.paper_id, ann.paper_id)
+    for ann in prepared.annotations:
+        pid = prepared.id_map.get(ann.paper_id, ann.paper_id)
         if pid in lib and lib.annotation(pid).is_empty and not ann.is_empty:
             restored[pid] = dataclasses.replace(ann, paper_id=pid)
     if restored:
         lib.put_annotations(restored)
         report.annotations = len(restored)
     return report
+
+
+def import_files(lib: Library, files: Sequence[Path], fmt: str | None = None) -> ImportReport:
+    """Read, plan and write an import (the command line's way)."""
+    existing = {p.id: p for p in lib.papers()}
+    return apply_import(lib, prepare_import(existing, files, fmt))
 
 
 class ImportCancelled(Exception):

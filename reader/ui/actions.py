@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
 from reader.ui.controller import PaperController
+from reader.ui.transfer import Transfers
 
 
 @dataclass
@@ -27,12 +28,17 @@ class Actions:
     focus_list: QAction
     add_tag: QAction
     open_link: QAction
+    import_files: QAction
+    export_selection: QAction
+    export_view: QAction
+    export_all: QAction
     quit: QAction
 
     def all(self) -> list[QAction]:
         return [*self.mark.values(), self.undo, self.redo, self.next_paper, self.prev_paper,
                 self.focus_search, self.focus_tags, self.focus_note, self.focus_list,
-                self.add_tag, self.open_link, self.quit]
+                self.add_tag, self.open_link, self.import_files, self.export_selection,
+                self.export_view, self.export_all, self.quit]
 
 
 def _action(window: QWidget, text: str, keys: list[str] | QKeySequence.StandardKey,
@@ -53,7 +59,7 @@ def _action(window: QWidget, text: str, keys: list[str] | QKeySequence.StandardK
     return action
 
 
-def build_actions(window: QMainWindow, controller: PaperController) -> Actions:
+def build_actions(window: QMainWindow, controller: PaperController, transfers: Transfers) -> Actions:
     sidebar, pane = controller.sidebar, controller.pane
     view = sidebar.view
     mark = {
@@ -109,6 +115,13 @@ def build_actions(window: QMainWindow, controller: PaperController) -> Actions:
         focus_list=_action(window, "Go to list", ["Ctrl+L"], lambda: view.setFocus()),
         add_tag=_action(window, "Add Tag to Selection…", ["Ctrl+T"], add_tag_dialog),
         open_link=_action(window, "Open Paper Page", ["Ctrl+Return", "O"], open_link, list_only=view),
+        import_files=_action(window, "&Import…", ["Ctrl+O"], transfers.choose_and_import),
+        export_selection=_action(window, "Export &Selection…", ["Ctrl+E"], lambda: transfers.choose_and_export(
+            controller.target_ids(), "the selection")),
+        export_view=_action(window, "Export Current &View…", ["Ctrl+Shift+E"],
+                            lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view")),
+        export_all=_action(window, "Export &Everything…", [], lambda: transfers.choose_and_export(
+            controller.library.paper_ids(), "the whole library")),
         quit=_action(window, "&Quit", QKeySequence.StandardKey.Quit, window.close),
     )
 
@@ -116,6 +129,10 @@ def build_actions(window: QMainWindow, controller: PaperController) -> Actions:
 def build_menus(window: QMainWindow, actions: Actions) -> None:
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
+    file_menu.addAction(actions.import_files)
+    file_menu.addSeparator()
+    file_menu.addActions([actions.export_selection, actions.export_view, actions.export_all])
+    file_menu.addSeparator()
     file_menu.addAction(actions.quit)
     edit = bar.addMenu("&Edit")
     edit.addActions([actions.undo, actions.redo])

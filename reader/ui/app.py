@@ -22,6 +22,8 @@ from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane
 from reader.ui.settings import WindowSettings, WindowState
 from reader.ui.sidebar import Sidebar
+from reader.ui.tasks import TaskRunner
+from reader.ui.transfer import Transfers
 
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1500
@@ -51,8 +53,9 @@ class App:
         )
 
 
-def build(folder: Path, settings: QSettings | None = None) -> App:
-    """Open the library in `folder` and build the window (not shown)."""
+def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | None = None) -> App:
+    """Open the library in `folder` and build the window (not shown). Tests pass a
+    synchronous TaskRunner."""
     opened = open_library(folder)
     library = opened.library
     index = SearchIndex(library)
@@ -61,7 +64,8 @@ def build(folder: Path, settings: QSettings | None = None) -> App:
     pane = ReaderPane()
     controller = PaperController(library, index, sidebar, pane, undo_stack)
     undo_stack.setParent(controller)
-    window = MainWindow(controller, "Paper Reader")
+    transfers = Transfers(library, runner or TaskRunner())
+    window = MainWindow(controller, transfers, "Paper Reader")
     window.setWindowIcon(resources.app_icon())
     controller.setParent(window)
 

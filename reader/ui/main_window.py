@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
 
 from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
 from reader.ui.controller import PaperController
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
+from reader.ui.transfer import Transfers, dropped_files, show_report
 
 
 class MainWindow(QMainWindow):
@@ -21,10 +22,12 @@ class MainWindow(QMainWindow):
 
     closing = Signal()
 
-    def __init__(self, controller: PaperController, title: str,
+    def __init__(self, controller: PaperController, transfers: Transfers, title: str,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        self.transfers = transfers
+        transfers.setParent(self)
         self.sidebar: Sidebar = controller.sidebar
         self.pane: ReaderPane = controller.pane
         self.setWindowTitle(title)
@@ -35,16 +38,37 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
-        self.actions: Actions = build_actions(self, controller)
+        self.actions: Actions = build_actions(self, controller, transfers)
         build_menus(self, self.actions)
         self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
         controller.save_failed.connect(lambda msg: self.statusBar().showMessage(msg, 15_000))
+        transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        transfers.import_finished.connect(lambda report: show_report(self, report))
+        transfers.import_failed.connect(self._warn)
+        self.setAcceptDrops(True)
         self.statusBar().setSizeGripEnabled(False)
         self.resize(1280, 800)
 
     def _context_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
         menu = list_context_menu(self.controller, self.actions, pos)
         menu.popup(self.sidebar.view.viewport().mapToGlobal(pos))
+
+    def _warn(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15_000)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Paper Reader", message,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.open()
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+        if dropped_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+        files = dropped_files(event.mimeData())
+        if files:
+            event.acceptProposedAction()
+            self.transfers.import_files(files)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self.controller.flush()

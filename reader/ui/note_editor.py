@@ -11,6 +11,12 @@ from reader.ui.browser import SafeBrowser
 
 SAVE_DEBOUNCE_MS = 500
 PREVIEW_DEBOUNCE_MS = 150
+PREVIEW_CSS = """
+table { border-collapse: collapse; margin: 4px 0; }
+th, td { border: 1px solid #9aa0a6; padding: 3px 8px; }
+pre, code { font-family: monospace; }
+pre { background: rgba(127, 127, 127, 0.12); padding: 6px; }
+"""
 
 
 class NoteEditor(QWidget):
@@ -39,6 +45,7 @@ class NoteEditor(QWidget):
         self.preview = SafeBrowser(self)
         self.preview.setAccessibleName("Note preview")
         self.preview.setPlaceholderText("The rendered note appears here.")
+        self.preview.document().setDefaultStyleSheet(PREVIEW_CSS)
         label = QLabel("Note", self)
         label.setObjectName("sectionLabel")
         label.setBuddy(self.editor)
@@ -50,7 +57,7 @@ class NoteEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(label)
-        layout.addWidget(splitter)
+        layout.addWidget(splitter, 1)
 
         self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DEBOUNCE_MS)
         self._save_timer.timeout.connect(self.flush)

@@ -38,7 +38,10 @@ EMPTY_STATE = """
 
 def paper_html(paper: Paper) -> str:
     """The header and abstract of a paper as a safe HTML fragment."""
-    meta = [html.escape(x) for x in (paper.venue, str(paper.year or ""), paper.presentation) if x]
+    year = str(paper.year or "")
+    if year and year in paper.venue:
+        year = ""  # "ICML 2025 · 2025" says it twice
+    meta = [html.escape(x) for x in (paper.venue, year, paper.presentation) if x]
     if paper.url.lower().startswith(("http://", "https://")):
         meta.append(f'<a href="{html.escape(paper.url, quote=True)}">Paper page ↗</a>')
     authors = html.escape(", ".join(paper.authors)) or "<i>Unknown authors</i>"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from reader.core.index import SearchIndex
 from reader.core.library import Library
@@ -147,7 +147,7 @@ class Sidebar(QWidget):
         if row < 0:
             return False
         self.view.setCurrentIndex(self.model.index(row))
-        self.view.scrollTo(self.model.index(row))
+        self.view.scrollTo(self.model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
 
     def move(self, step: int) -> None:

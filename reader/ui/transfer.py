@@ -1,0 +1,162 @@
+"""File → Import and Export: dialogs, drag-and-drop, progress with Cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+
+from reader.core.library import Library
+from reader.importing import ImportCancelled, ImportReport, PreparedImport, apply_import, prepare_import
+from reader.ui.tasks import Task, TaskRunner
+
+IMPORT_FILTER = (
+    "Paper lists (*.json *.bib *.bibtex *.ris *.csv *.tsv *.txt);;"
+    "JSON (*.json);;BibTeX (*.bib *.bibtex);;RIS (*.ris);;CSV (*.csv *.tsv);;"
+    "Plain-text abstracts (*.txt);;All files (*)"
+)
+EXPORT_FILTERS = {
+    "JSON, everything (*.json)": "json",
+    "BibTeX (*.bib)": "bibtex",
+    "CSV spreadsheet (*.csv)": "csv",
+    "Markdown, one file per paper (folder)": "markdown",
+}
+
+
+class Transfers(QObject):
+    """Runs imports off the GUI thread and writes exports.
+
+    Signals:
+        import_finished(object): the ImportReport of a finished import.
+        import_failed(str): why an import wrote nothing (also for Cancel).
+        message(str): a short line for the status bar.
+    """
+
+    import_finished = Signal(object)
+    import_failed = Signal(str)
+    message = Signal(str)
+
+    def __init__(self, library: Library, runner: TaskRunner) -> None:
+        super().__init__()
+        self._library = library
+        self._runner = runner
+        self.progress: QProgressDialog | None = None
+        self.task: Task | None = None
+
+    @property
+    def _window(self) -> QWidget | None:
+        parent = self.parent()
+        return parent if isinstance(parent, QWidget) else None
+
+    # -- import -------------------------------------------------------------
+
+    def choose_and_import(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self._window, "Import papers", "", IMPORT_FILTER)
+        if paths:
+            self.import_files([Path(p) for p in paths])
+
+    def import_files(self, paths: Sequence[Path], fmt: str | None = None) -> None:
+        if self.task is not None:
+            self.message.emit("An import is already running.")
+            return
+        existing = {p.id: p for p in self._library.papers()}
+        files = list(paths)
+        progress = QProgressDialog(f"Reading {files[0].name}…", "Cancel", 0, 0, self._window)
+        progress.setWindowTitle("Importing")
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        self.progress = progress
+
+        def work(task: Task) -> PreparedImport:
+            return prepare_import(existing, files, fmt, progress=task.progress)
+
+        def on_progress(done: int, total: int) -> None:
+            if done < total:
+                progress.setLabelText(f"Reading {files[done].name} ({done + 1} of {total})…")
+            else:
+                progress.setLabelText("Matching against the library…")
+
+        self.task = self._runner.start(work, self._apply, self._failed, on_progress)
+        progress.canceled.connect(self.cancel)
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def _finish(self) -> None:
+        if self.progress is not None:
+            self.progress.close()
+            self.progress.deleteLater()
+            self.progress = None
+
+    def _apply(self, prepared: PreparedImport) -> None:
+        task, self.task = self.task, None
+        if task is not None and task.cancelled:
+            self._finish()
+            self.import_failed.emit("Import cancelled; nothing was changed.")
+            return
+        try:
+            report = apply_import(self._library, prepared)
+        except (OSError, ValueError) as exc:
+            self._finish()
+            self.import_failed.emit(f"Import not saved: {exc}")
+            return
+        self._finish()
+        self.message.emit(report.summary().splitlines()[0])
+        self.import_finished.emit(report)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.task = None
+        self._finish()
+        if isinstance(exc, ImportCancelled):
+            self.import_failed.emit("Import cancelled; nothing was changed.")
+        else:
+            self.import_failed.emit(f"Nothing imported: {exc}")
+
+    # -- export -------------------------------------------------------------
+
+    def choose_and_export(self, ids: Sequence[str], what: str) -> None:
+        if not ids:
+            self.message.emit("Nothing to export.")
+            return
+        path, chosen = QFileDialog.getSaveFileName(
+            self._window, f"Export {what} ({len(ids)} papers)", "papers.json", ";;".join(EXPORT_FILTERS)
+        )
+        if path:
+            self.export(ids, EXPORT_FILTERS.get(chosen, "json"), Path(path))
+
+    def export(self, ids: Sequence[str], fmt: str, path: Path) -> Path | None:
+        from reader.exporting import export_to
+
+        if fmt == "markdown" and path.suffix:
+            path = path.with_suffix("")
+        try:
+            written = export_to(self._library, list(ids), fmt, path)
+        except (OSError, ValueError) as exc:
+            self.import_failed.emit(f"Export failed: {exc}")
+            return None
+        self.message.emit(f"Exported {len(ids)} papers to {written}")
+        return written
+
+
+def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
+    """A non-blocking summary of an import, with every skipped record in the details."""
+    box = QMessageBox(QMessageBox.Icon.Information, "Import finished", report.summary(),
+                      QMessageBox.StandardButton.Ok, parent)
+    details = [f"skipped {s.place}: {s.reason}" for s in report.skipped]
+    if details:
+        box.setDetailedText("\n".join(details))
+    box.setWindowModality(Qt.WindowModality.NonModal)
+    box.open()
+    return box
+
+
+def dropped_files(mime: Any) -> list[Path]:
+    """Local files in a drop, if any."""
+    if not mime.hasUrls():
+        return []
+    return [Path(u.toLocalFile()) for u in mime.urls() if u.isLocalFile() and u.toLocalFile()]
