@@ -21,6 +21,7 @@ from reader.ui.controller import PaperController
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane
 from reader.ui.settings import WindowSettings, WindowState
+from reader.ui.facets import FacetPanel
 from reader.ui.sidebar import Sidebar
 from reader.ui.tasks import TaskRunner
 from reader.ui.transfer import Transfers
@@ -49,6 +50,8 @@ class App:
                 splitter=w.splitter.saveState(),
                 reader_splitter=w.pane.splitter.saveState(),
                 last_paper=w.pane.paper_id,
+                sort_key=w.sidebar.sort_key()[0],
+                sort_descending=int(w.sidebar.sort_key()[1]),
             )
         )
 
@@ -60,7 +63,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     library = opened.library
     index = SearchIndex(library)
     undo_stack = QUndoStack()
-    sidebar = Sidebar(library, index)
+    facets = FacetPanel()
+    sidebar = Sidebar(library, index, facets)
     pane = ReaderPane()
     controller = PaperController(library, index, sidebar, pane, undo_stack)
     undo_stack.setParent(controller)
@@ -77,6 +81,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.splitter.restoreState(state.splitter)
     if state.reader_splitter is not None:
         pane.splitter.restoreState(state.reader_splitter)
+    if (state.sort_key, state.sort_descending) != ("library", 0):
+        sidebar.set_sort(state.sort_key, bool(state.sort_descending))
     if not (state.last_paper and sidebar.select_paper(state.last_paper)):
         sidebar.move(0)
     sidebar.view.setFocus()

@@ -110,15 +110,17 @@ class PaperController(QObject):
 
     def _on_library_changed(self, change: Change) -> None:
         self.index.update(change.paper_ids)
-        if "papers" in change.fields or self.sidebar.query_text():
+        if "papers" in change.fields:
+            self.sidebar.resort()  # new papers take their place in the order
+        elif self.sidebar.query_text():
             # a filtered view may now include or exclude the edited papers
             self.sidebar.apply_filters()
         else:
             self.sidebar.model.refresh_papers(change.paper_ids)
             self.sidebar.update_counts()
+            self.sidebar.schedule_facets()
         if "tags" in change.fields:
             self._known_tags()
-            self.sidebar.refresh_tags()
         pid = self.pane.paper_id
         if pid in change.paper_ids and pid in self.library:
             self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid))

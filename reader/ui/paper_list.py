@@ -53,6 +53,8 @@ class PaperListModel(QAbstractListModel):
         self._library = library
         self._ids: list[str] = []
         self._rows: dict[str, int] = {}
+        #: the search's words, marked in the titles the delegate paints
+        self.highlight_terms: tuple[str, ...] = ()
 
     # -- Qt interface -----------------------------------------------------
 
@@ -138,7 +140,14 @@ class PaperDelegate(QStyledItemDelegate):
         title_font.setWeight(QFont.Weight.DemiBold if status is Status.UNREAD else QFont.Weight.Normal)
         painter.setFont(title_font)
         painter.setPen(fg)
-        title = QFontMetrics(title_font).elidedText(index.data(), Qt.TextElideMode.ElideRight, width)
+        title_metrics = QFontMetrics(title_font)
+        title = title_metrics.elidedText(index.data(), Qt.TextElideMode.ElideRight, width)
+        model = index.model()
+        terms = getattr(model, "highlight_terms", ())
+        if terms:
+            self._paint_matches(painter, title, terms, title_metrics,
+                                QRect(text_left, rect.top(), width, line))
+        painter.setPen(fg)
         painter.drawText(QRect(text_left, rect.top(), width, line), Qt.AlignmentFlag.AlignLeft, title)
 
         painter.setFont(option.font)
@@ -150,6 +159,22 @@ class PaperDelegate(QStyledItemDelegate):
         self._paint_tags(painter, option, index.data(PaperListModel.TagsRole),
                          QRect(text_left, rect.top() + 2 * line, width, line), selected)
         painter.restore()
+
+    @staticmethod
+    def _paint_matches(painter: QPainter, text: str, terms: Sequence[str], metrics: QFontMetrics,
+                       rect: QRect) -> None:
+        """Mark where the search's words occur in `text` (case-insensitive)."""
+        lowered = text.casefold()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 214, 10, 150))
+        for term in terms:
+            needle = term.casefold()
+            start = lowered.find(needle) if needle else -1
+            while start >= 0:
+                x = rect.left() + metrics.horizontalAdvance(text[:start])
+                w = metrics.horizontalAdvance(text[start:start + len(needle)])
+                painter.drawRect(QRect(x, rect.top(), w, rect.height()))
+                start = lowered.find(needle, start + len(needle))
 
     @staticmethod
     def _paint_tags(painter: QPainter, option: QStyleOptionViewItem, tags: list[str], rect: QRect,

@@ -15,6 +15,8 @@ class WindowState:
     splitter: QByteArray | None = None
     reader_splitter: QByteArray | None = None
     last_paper: str = ""
+    sort_key: str = "library"
+    sort_descending: int = 0
     zoom: int = 0
     theme: str = "system"
 

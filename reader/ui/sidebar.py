@@ -1,21 +1,34 @@
-"""The sidebar: search box, status and tag filters, the paper list and its counts."""
+"""The sidebar: search box, sort order, the paper list and its counts."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
+from reader.core.facets import count_facets
 from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.query import parse
+from reader.core.sorting import SORT_KEYS, sort_ids
+from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
 
-ALL = ""
+#: facet counts are one linear pass over the results: done once typing pauses
+FACET_REFRESH_MS = 150
 
 
 class Sidebar(QWidget):
-    """Narrows the list by a query, a status and a tag, and counts what it shows.
+    """Narrows the list by a query and the chosen facets, sorts it, and counts it.
 
     Signals:
         filtered(): the list was refilled (the selection may have changed).
@@ -23,22 +36,26 @@ class Sidebar(QWidget):
 
     filtered = Signal()
 
-    def __init__(self, library: Library, index: SearchIndex, parent: QWidget | None = None) -> None:
+    def __init__(self, library: Library, index: SearchIndex, facets: FacetPanel,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._library = library
         self._index = index
+        self.facets = facets
+        self.saved_searches: dict[str, str] = {}
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search  (tag:x  status:unread  author:…  year:>=2024)")
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName("Search papers")
-        self.status_filter = QComboBox(self)
-        self.status_filter.setAccessibleName("Filter by status")
-        self.status_filter.addItem("All statuses", ALL)
-        for status in Status:
-            self.status_filter.addItem(status.value.capitalize(), status.value)
-        self.tag_filter = QComboBox(self)
-        self.tag_filter.setAccessibleName("Filter by tag")
-        self.tag_filter.setMinimumContentsLength(10)
+        self.sort_combo = QComboBox(self)
+        self.sort_combo.setAccessibleName("Sort by")
+        for key, label in SORT_KEYS.items():
+            self.sort_combo.addItem(f"Sort: {label}", key)
+        self.sort_order = QToolButton(self)
+        self.sort_order.setCheckable(True)
+        self.sort_order.setAccessibleName("Descending order")
+        self.sort_order.setToolTip("Reverse the order")
+        self.sort_order.setText("↓")
         self.model = PaperListModel(library, self)
         self.view = PaperListView(self)
         self.view.setModel(self.model)
@@ -50,46 +67,70 @@ class Sidebar(QWidget):
         self.hint.setWordWrap(True)
         self.hint.hide()
 
-        filters = QHBoxLayout()
-        filters.addWidget(self.status_filter)
-        filters.addWidget(self.tag_filter, 1)
+        sort_row = QHBoxLayout()
+        sort_row.addWidget(self.sort_combo, 1)
+        sort_row.addWidget(self.sort_order)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 0, 6)
         layout.addWidget(self.search)
         layout.addWidget(self.hint)
-        layout.addLayout(filters)
+        layout.addLayout(sort_row)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.count_label)
 
+        self._order: list[str] = []
+        self._text_ids: list[str] = []
         self._typing = QTimer(self, singleShot=True, interval=0)
         self._typing.timeout.connect(self.apply_filters)
+        self._facet_timer = QTimer(self, singleShot=True, interval=FACET_REFRESH_MS)
+        self._facet_timer.timeout.connect(self.refresh_facets)
         self.search.textChanged.connect(lambda _text: self._typing.start())
-        self.status_filter.currentIndexChanged.connect(lambda _i: self.apply_filters())
-        self.tag_filter.currentIndexChanged.connect(lambda _i: self.apply_filters())
-        self.refresh_tags()
+        self.facets.facets_changed.connect(self.apply_filters)
+        self.sort_combo.currentIndexChanged.connect(lambda _i: self.resort())
+        self.sort_order.toggled.connect(lambda _on: self.resort())
+        self.resort()
+
+    # -- filtering and sorting ---------------------------------------------
+
+    def sort_key(self) -> tuple[str, bool]:
+        return self.sort_combo.currentData(), self.sort_order.isChecked()
+
+    def set_sort(self, key: str, descending: bool) -> None:
+        pos = self.sort_combo.findData(key)
+        self.sort_combo.blockSignals(True)
+        self.sort_order.blockSignals(True)
+        self.sort_combo.setCurrentIndex(max(pos, 0))
+        self.sort_order.setChecked(descending)
+        self.sort_combo.blockSignals(False)
+        self.sort_order.blockSignals(False)
+        self.resort()
+
+    def resort(self) -> None:
+        """Recompute the order of the whole library (sort choice or papers changed).
+        Annotation edits do not re-sort, so the list holds still while triaging."""
+        key, descending = self.sort_key()
+        self.sort_order.setText("↑" if descending else "↓")
+        self._order = sort_ids(self._library, self._library.paper_ids(), key, descending=descending)
         self.apply_filters()
 
     def query_text(self) -> str:
-        parts = [self.search.text().strip()]
-        status = self.status_filter.currentData()
-        if status:
-            parts.append(f"status:{status}")
-        tag = self.tag_filter.currentData()
-        if tag:
-            parts.append(f'tag:"{tag}"')
-        return " ".join(p for p in parts if p)
+        return " ".join(p for p in (self.search.text().strip(), self.facets.query()) if p)
 
     def apply_filters(self) -> None:
-        """Refill the list from the current filters, keeping the selected papers."""
+        """Refill the list from the current query and facets, keeping the selection."""
         selected = self.selected_ids()
         current = self.current_id()
-        query = parse(self.query_text())
-        self.hint.setText(query.warning)
-        self.hint.setVisible(bool(query.warning))
-        ids = self._index.filter(query, self._library.paper_ids())
+        text_query = parse(self.search.text())
+        self.hint.setText(text_query.warning)
+        self.hint.setVisible(bool(text_query.warning))
+        self._text_ids = self._index.filter(text_query, self._order)
+        facet_text = self.facets.query()
+        ids = self._index.filter(parse(facet_text), self._text_ids) if facet_text else self._text_ids
         self.model.set_ids(ids)
+        self.model.highlight_terms = text_query.terms
         self.select_ids(selected, current)
         self.update_counts()
+        self._facet_timer.start()
         self.filtered.emit()
 
     def update_counts(self) -> None:
@@ -99,20 +140,17 @@ class Sidebar(QWidget):
         shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
         self.count_label.setText(f"{shown} · {read:,} read")
 
-    def refresh_tags(self) -> None:
-        """Refill the tag filter from the tags in use, keeping the choice."""
-        chosen = self.tag_filter.currentData()
-        counts = self._library.tag_counts()
-        self.tag_filter.blockSignals(True)
-        self.tag_filter.clear()
-        self.tag_filter.addItem("All tags", ALL)
-        for tag in sorted(counts, key=str.casefold):
-            self.tag_filter.addItem(f"{tag} ({counts[tag]})", tag)
-        pos = self.tag_filter.findData(chosen) if chosen else 0
-        self.tag_filter.setCurrentIndex(max(pos, 0))
-        self.tag_filter.blockSignals(False)
-        if chosen and pos < 0:
-            self.apply_filters()
+    def schedule_facets(self) -> None:
+        self._facet_timer.start()
+
+    def refresh_facets(self) -> None:
+        """Recount the facets over what the search box matches (debounced: this is
+        the one linear pass left after a keystroke)."""
+        self._facet_timer.stop()
+        smart_counts = {name: len(self._index.filter(parse(q), self._order))
+                        for name, q in self.saved_searches.items()}
+        self.facets.set_counts(count_facets(self._library, self._text_ids), self.saved_searches,
+                               smart_counts)
 
     # -- selection --------------------------------------------------------
 

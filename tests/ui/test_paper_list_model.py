@@ -5,6 +5,7 @@ import pytest
 from reader.core.index import SearchIndex
 from reader.core.models import Paper, Status
 from reader.ui.paper_list import PaperListModel
+from reader.ui.facets import FacetPanel
 from reader.ui.sidebar import Sidebar
 
 
@@ -47,13 +48,16 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
     library.set_status(ids[:2], Status.READ)
     library.add_tags([ids[0], ids[5], ids[6]], ["rl"])
     index = SearchIndex(library)
-    sidebar = Sidebar(library, index)
+    facets = FacetPanel()
+    sidebar = Sidebar(library, index, facets)
     qtbot.addWidget(sidebar)
+    qtbot.addWidget(facets)
+    sidebar.refresh_facets()
     qtmodeltester.check(sidebar.model)
     if status:
-        sidebar.status_filter.setCurrentIndex(sidebar.status_filter.findData(status))
+        assert facets.select_key(("status", status), add=True)
     if tag:
-        sidebar.tag_filter.setCurrentIndex(sidebar.tag_filter.findData(tag))
+        assert facets.select_key(("tag", tag), add=True)
     if query:
         qtbot.keyClicks(sidebar.search, query)
         qtbot.waitUntil(lambda: sidebar.model.rowCount() != 19 or expected == 19)

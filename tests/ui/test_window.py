@@ -102,18 +102,59 @@ def test_add_tag_through_completer_and_remove_by_click(qtbot, app):
     assert lib.tags(pid) == ("reinforcement-learning",)
 
 
-def test_narrow_to_tag_and_status(qtbot, app):
+def click_facet(qtbot, app, key, ctrl=False):
+    facets = app.window.sidebar.facets
+    app.window.sidebar.refresh_facets()
+    index = facets._find(key)
+    facets.scrollTo(index)
+    rect = facets.visualRect(index)
+    modifier = Qt.KeyboardModifier.ControlModifier if ctrl else Qt.KeyboardModifier.NoModifier
+    qtbot.mouseClick(facets.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+
+
+def test_narrow_to_tag_and_status_with_facets(qtbot, app):
     w = app.window
     lib = app.controller.library
     ids = w.sidebar.model.ids()
     lib.add_tags(ids[:3], ["rl"])
+    lib.add_tags(ids[3:4], ["method/diffusion"])
+    lib.add_tags(ids[4:5], ["method/flow"])
     lib.set_status(ids[1:2], Status.READ)
-    combo = w.sidebar.tag_filter
-    combo.setCurrentIndex(combo.findData("rl"))
+    click_facet(qtbot, app, ("tag", "rl"))
     assert w.sidebar.model.ids() == ids[:3]
-    w.sidebar.status_filter.setCurrentIndex(w.sidebar.status_filter.findData("read"))
+    click_facet(qtbot, app, ("status", "read"), ctrl=True)  # combine
     assert w.sidebar.model.ids() == ids[1:2]
     assert w.sidebar.count_label.text() == "1 of 19 papers · 1 read"
+    click_facet(qtbot, app, ("tag", "method"))  # a parent includes its children
+    assert w.sidebar.model.ids() == ids[3:5]
+    click_facet(qtbot, app, ("tag", "rl"), ctrl=True)  # two tags: either
+    assert w.sidebar.model.ids() == ids[:5]
+
+
+def test_facet_counts_follow_the_search(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    ids = w.sidebar.model.ids()
+    lib.add_tags(ids, ["all"])
+    qtbot.keyClicks(w.sidebar.search, "distillation")
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() < 19)
+    w.sidebar.refresh_facets()
+    n = w.sidebar.model.rowCount()
+    label = w.sidebar.facets._find(("tag", "all")).data()
+    assert label == f"all  ({n})"
+
+
+def test_sort_by_title_and_remembered(qtbot, make_app):
+    app = make_app()
+    sidebar = app.window.sidebar
+    sidebar.sort_combo.setCurrentIndex(sidebar.sort_combo.findData("title"))
+    titles = [sidebar.model.data(sidebar.model.index(r)) for r in range(sidebar.model.rowCount())]
+    assert titles == sorted(titles, key=lambda t: t.casefold().lstrip("\"'“"))
+    qtbot.mouseClick(sidebar.sort_order, Qt.MouseButton.LeftButton)
+    assert sidebar.model.data(sidebar.model.index(0)) == titles[-1]
+    app.window.close()
+    again = make_app()
+    assert again.window.sidebar.sort_key() == ("title", True)
 
 
 def test_note_typed_saved_after_debounce_and_previewed(qtbot, app):

@@ -1,0 +1,43 @@
+"""Sort orders of the paper list: title, year, venue, date added, date changed, status."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from reader.core.library import Library
+from reader.core.models import Status
+from reader.core.text import search_key
+
+SORT_KEYS: dict[str, str] = {
+    "library": "Library order",
+    "title": "Title",
+    "year": "Year",
+    "venue": "Venue",
+    "added": "Date added",
+    "changed": "Date changed",
+    "status": "Status",
+}
+_STATUS_ORDER = {Status.READING: 0, Status.UNREAD: 1, Status.READ: 2}
+
+
+def _key_function(lib: Library, key: str) -> Callable[[str], Any]:
+    if key == "title":
+        return lambda pid: search_key(lib.paper(pid).title).lstrip("\"'“$\\{(")
+    if key == "year":
+        return lambda pid: lib.paper(pid).year or 0
+    if key == "venue":
+        return lambda pid: search_key(lib.paper(pid).venue)
+    if key == "added":
+        return lambda pid: lib.paper(pid).added
+    if key == "changed":
+        return lambda pid: lib.annotation(pid).modified
+    if key == "status":
+        return lambda pid: _STATUS_ORDER[lib.status(pid)]
+    raise ValueError(f"unknown sort key {key!r}")
+
+
+def sort_ids(lib: Library, ids: Sequence[str], key: str, *, descending: bool = False) -> list[str]:
+    """`ids` in the given order; ties keep library order (the sort is stable)."""
+    if key == "library":
+        return list(reversed(ids)) if descending else list(ids)
+    return sorted(ids, key=_key_function(lib, key), reverse=descending)

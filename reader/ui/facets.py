@@ -1,0 +1,190 @@
+"""The facet tree: smart lists, status, tags (hierarchical), venue and year, with live counts."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+
+from reader.core.facets import Facets
+from reader.core.models import Status
+
+GROUPS = {"smart": "Smart lists", "status": "Status", "tag": "Tags", "venue": "Venue", "year": "Year"}
+KeyRole = Qt.ItemDataRole.UserRole + 10
+Key = tuple[str, str]
+
+
+def _encode(key: Key) -> str:
+    return f"{key[0]}:{key[1]}"
+
+
+def _decode(data: object) -> Key | None:
+    if not isinstance(data, str) or ":" not in data:
+        return None
+    group, _, value = data.partition(":")
+    return group, value
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace('"', "") + '"'
+
+
+def facet_query(selected: Iterable[Key], smart: dict[str, str]) -> str:
+    """The query for the chosen facets: values of one group are alternatives (OR),
+    groups narrow each other (AND)."""
+    by_group: dict[str, list[str]] = {}
+    for group, value in selected:
+        if group == "smart":
+            term = f"({smart[value]})" if value in smart else ""
+        elif group == "year":
+            term = f"year:{value}"
+        else:
+            term = f"{group}:{_quote(value)}"
+        if term:
+            by_group.setdefault(group, []).append(term)
+    parts = []
+    for terms in by_group.values():
+        parts.append(terms[0] if len(terms) == 1 else "(" + " OR ".join(terms) + ")")
+    return " ".join(parts)
+
+
+class FacetPanel(QTreeView):
+    """Click a facet to filter by it, Ctrl-click to combine several.
+
+    Signals:
+        facets_changed(): the chosen facets changed.
+    """
+
+    facets_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Facets")
+        self.setHeaderHidden(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setUniformRowHeights(True)
+        self._model = QStandardItemModel(self)
+        self.setModel(self._model)
+        self._smart: dict[str, str] = {}
+        self._updating = False
+        self.selectionModel().selectionChanged.connect(self._on_selection)
+        self.set_counts(Facets(), {})
+
+    # -- state ----------------------------------------------------------------
+
+    def selected_keys(self) -> list[Key]:
+        keys = []
+        for index in self.selectionModel().selectedIndexes():
+            key = _decode(index.data(KeyRole))
+            if key and key[0] != "group":
+                keys.append((key[0], key[1]))
+        return keys
+
+    def query(self) -> str:
+        return facet_query(self.selected_keys(), self._smart)
+
+    def clear(self) -> None:
+        self.selectionModel().clearSelection()
+
+    def select_key(self, key: Key, *, add: bool = False) -> bool:
+        index = self._find(key)
+        if index is None:
+            return False
+        flags = QItemSelectionModel.SelectionFlag.Select if add else \
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+        self.selectionModel().select(index, flags)
+        return True
+
+    def _on_selection(self, *_args: object) -> None:
+        if not self._updating:
+            self.facets_changed.emit()
+
+    # -- content --------------------------------------------------------------
+
+    def set_counts(self, facets: Facets, smart: dict[str, str],
+                   smart_counts: dict[str, int] | None = None) -> None:
+        """Rebuild the tree with new counts, keeping what was chosen and expanded."""
+        chosen = set(self.selected_keys())
+        expanded = self._expanded_keys()
+        self._smart = dict(smart)
+        self._updating = True
+        try:
+            self._model.clear()
+            root = self._model.invisibleRootItem()
+            if smart:
+                group = self._group(root, "smart")
+                for name in sorted(smart, key=str.casefold):
+                    count = (smart_counts or {}).get(name)
+                    group.appendRow(self._item("smart", name, name, count))
+            group = self._group(root, "status")
+            for status in Status:
+                group.appendRow(self._item("status", status.value, status.value.capitalize(),
+                                           facets.status.get(status.value, 0)))
+            self._fill_tags(self._group(root, "tag"), facets)
+            group = self._group(root, "venue")
+            for venue, count in sorted(facets.venue.items(), key=lambda kv: (-kv[1], kv[0])):
+                group.appendRow(self._item("venue", venue, venue, count))
+            group = self._group(root, "year")
+            for year, count in sorted(facets.year.items(), reverse=True):
+                group.appendRow(self._item("year", str(year), str(year), count))
+            for key in expanded or {("group", "status"), ("group", "tag"), ("group", "smart")}:
+                index = self._find(key)
+                if index is not None:
+                    self.expand(index)
+            selection = self.selectionModel()
+            for key in chosen:
+                index = self._find(key)
+                if index is not None:
+                    selection.select(index, QItemSelectionModel.SelectionFlag.Select)
+        finally:
+            self._updating = False
+        if chosen != set(self.selected_keys()):
+            self.facets_changed.emit()
+
+    def _fill_tags(self, group: QStandardItem, facets: Facets) -> None:
+        nodes: dict[str, QStandardItem] = {}
+        for tag in sorted(facets.tags, key=str.casefold):
+            parent_name, _, leaf = tag.rpartition("/")
+            parent = nodes.get(parent_name, group) if parent_name else group
+            item = self._item("tag", tag, leaf, facets.tags[tag])
+            parent.appendRow(item)
+            nodes[tag] = item
+
+    def _group(self, root: QStandardItem, name: str) -> QStandardItem:
+        item = QStandardItem(GROUPS[name])
+        item.setData(_encode(("group", name)), KeyRole)
+        item.setSelectable(False)
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
+        root.appendRow(item)
+        return item
+
+    @staticmethod
+    def _item(group: str, value: str, label: str, count: int | None) -> QStandardItem:
+        item = QStandardItem(label if count is None else f"{label}  ({count:,})")
+        item.setData(_encode((group, value)), KeyRole)
+        item.setToolTip(f"{GROUPS[group]}: {value}")
+        return item
+
+    def _find(self, key: Key) -> QModelIndex | None:
+        matches = self._model.match(self._model.index(0, 0), KeyRole, _encode(key), 1,
+                                    Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive)
+        return matches[0] if matches else None
+
+    def _expanded_keys(self) -> set[Key]:
+        keys = set()
+        stack = [self._model.invisibleRootItem()]
+        while stack:
+            item = stack.pop()
+            for row in range(item.rowCount()):
+                child = item.child(row)
+                if child.hasChildren():
+                    key = _decode(child.data(KeyRole))
+                    if key and self.isExpanded(child.index()):
+                        keys.add(key)
+                    stack.append(child)
+        return keys
