@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
@@ -13,76 +12,102 @@ from reader.core.models import Status
 from reader.ui.controller import PaperController
 from reader.ui.transfer import Transfers
 
+MENUS = ("&File", "&Edit", "&Paper", "&View", "&Go", "&Help")
+Keys = list[str] | QKeySequence.StandardKey
 
-@dataclass
+
 class Actions:
-    mark: dict[Status, QAction]
-    undo: QAction
-    redo: QAction
-    next_paper: QAction
-    prev_paper: QAction
-    focus_search: QAction
-    slash_search: QAction
-    focus_tags: QAction
-    focus_note: QAction
-    focus_list: QAction
-    add_tag: QAction
-    open_link: QAction
-    import_files: QAction
-    export_selection: QAction
-    export_view: QAction
-    export_all: QAction
-    quit: QAction
+    """The window's actions by name, and which menu each belongs to (in order).
+
+    Single-letter shortcuts are `list_only`: they act only while the paper list
+    has focus, so typing in the search box, tag entry or note never triggers them."""
+
+    def __init__(self, window: QMainWindow, view: QWidget) -> None:
+        self._window = window
+        self._view = view
+        self.by_name: dict[str, QAction] = {}
+        self.menus: dict[str, list[str | None]] = {m: [] for m in MENUS}
+        self.mark: dict[Status, QAction] = {}
+
+    def add(self, name: str, text: str, keys: Keys, slot: Callable[[], object], *,
+            menu: str | None = None, list_only: bool = False) -> QAction:
+        owner = self._view if list_only else self._window
+        action = QAction(text, owner)
+        if isinstance(keys, QKeySequence.StandardKey):
+            action.setShortcut(keys)
+        else:
+            action.setShortcuts([QKeySequence(k) for k in keys])
+        if list_only:
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        owner.addAction(action)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.put(name, action, menu)
+        return action
+
+    def put(self, name: str, action: QAction, menu: str | None = None) -> None:
+        self.by_name[name] = action
+        if menu:
+            self.menus[menu].append(name)
+
+    def separator(self, menu: str) -> None:
+        self.menus[menu].append(None)
+
+    def __getattr__(self, name: str) -> QAction:
+        try:
+            return self.__dict__["by_name"][name]
+        except KeyError:
+            raise AttributeError(name) from None
 
     def all(self) -> list[QAction]:
-        return [*self.mark.values(), self.undo, self.redo, self.next_paper, self.prev_paper,
-                self.focus_search, self.focus_tags, self.focus_note, self.focus_list,
-                self.add_tag, self.open_link, self.import_files, self.export_selection,
-                self.export_view, self.export_all, self.quit]
+        return list(self.by_name.values())
 
-
-def _action(window: QWidget, text: str, keys: list[str] | QKeySequence.StandardKey,
-            slot: Callable[[], object], *, list_only: QWidget | None = None) -> QAction:
-    """An action; single-letter shortcuts act only while the list has focus so that
-    typing in the search box, tag entry or note never triggers them."""
-    action = QAction(text, list_only or window)
-    if isinstance(keys, QKeySequence.StandardKey):
-        action.setShortcut(keys)
-    else:
-        action.setShortcuts([QKeySequence(k) for k in keys])
-    if list_only is not None:
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        list_only.addAction(action)
-    else:
-        window.addAction(action)
-    action.triggered.connect(lambda _checked=False: slot())
-    return action
+    def by_menu(self) -> dict[str, list[QAction]]:
+        """Actions grouped by menu; those in no menu (triage keys, `/`) come last."""
+        groups = {m.replace("&", ""): [self.by_name[n] for n in names if n]
+                  for m, names in self.menus.items()}
+        listed = {n for names in self.menus.values() for n in names if n}
+        groups["Other keys"] = [a for n, a in self.by_name.items() if n not in listed]
+        return groups
 
 
 def build_actions(window: QMainWindow, controller: PaperController, transfers: Transfers) -> Actions:
     sidebar, pane = controller.sidebar, controller.pane
     view = sidebar.view
-    mark = {
-        status: _action(window, f"Mark {status.value.capitalize()}", [str(n)],
-                        lambda s=status: controller.set_status(s), list_only=view)
-        for n, status in enumerate(Status, start=1)
-    }
+    actions = Actions(window, view)
+    add = actions.add
+
+    add("import_files", "&Import…", ["Ctrl+O"], transfers.choose_and_import, menu="&File")
+    actions.separator("&File")
+    add("export_selection", "Export &Selection…", ["Ctrl+E"],
+        lambda: transfers.choose_and_export(controller.target_ids(), "the selection"), menu="&File")
+    add("export_view", "Export Current &View…", ["Ctrl+Shift+E"],
+        lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view"), menu="&File")
+    add("export_all", "Export &Everything…", [],
+        lambda: transfers.choose_and_export(controller.library.paper_ids(), "the whole library"),
+        menu="&File")
+    actions.separator("&File")
+    add("quit", "&Quit", QKeySequence.StandardKey.Quit, window.close, menu="&File")
+
     undo = controller.undo_stack.createUndoAction(window, "&Undo")
     undo.setShortcut(QKeySequence.StandardKey.Undo)
     redo = controller.undo_stack.createRedoAction(window, "&Redo")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     window.addActions([undo, redo])
+    actions.put("undo", undo, "&Edit")
+    actions.put("redo", redo, "&Edit")
 
-    def focus_tags() -> None:
-        if pane.paper_id:
-            pane.tag_editor.entry.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    for n, status in enumerate(Status, start=1):
+        actions.mark[status] = add(f"mark_{status.value}", f"Mark {status.value.capitalize()}",
+                                   [str(n)], lambda s=status: controller.set_status(s),
+                                   menu="&Paper", list_only=True)
+    actions.separator("&Paper")
 
-    def focus_note() -> None:
-        if pane.paper_id:
-            pane.note_editor.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
+    def focus(widget: QWidget, needs_paper: bool = True) -> None:
+        if pane.paper_id or not needs_paper:
+            widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_search() -> None:
-        sidebar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        focus(sidebar.search, needs_paper=False)
         sidebar.search.selectAll()
 
     def add_tag_dialog() -> None:
@@ -96,52 +121,37 @@ def build_actions(window: QMainWindow, controller: PaperController, transfers: T
     def open_link() -> None:
         pid = pane.paper_id
         if pid:
-            from PySide6.QtCore import QUrl
-
             url = controller.library.paper(pid).url
             if url.lower().startswith(("http://", "https://")):
                 pane.browser.anchorClicked.emit(QUrl(url))
 
-    return Actions(
-        mark=mark,
-        undo=undo,
-        redo=redo,
-        next_paper=_action(window, "Next paper", ["J"], lambda: sidebar.move(1), list_only=view),
-        prev_paper=_action(window, "Previous paper", ["K"], lambda: sidebar.move(-1), list_only=view),
-        focus_search=_action(window, "Search", ["Ctrl+F"], focus_search),
-        slash_search=_action(window, "Search", ["/"], focus_search, list_only=view),
-        focus_tags=_action(window, "Add tag", ["T"], focus_tags, list_only=view),
-        focus_note=_action(window, "Edit note", ["N"], focus_note, list_only=view),
-        focus_list=_action(window, "Go to list", ["Ctrl+L"], lambda: view.setFocus()),
-        add_tag=_action(window, "Add Tag to Selection…", ["Ctrl+T"], add_tag_dialog),
-        open_link=_action(window, "Open Paper Page", ["Ctrl+Return", "O"], open_link, list_only=view),
-        import_files=_action(window, "&Import…", ["Ctrl+O"], transfers.choose_and_import),
-        export_selection=_action(window, "Export &Selection…", ["Ctrl+E"], lambda: transfers.choose_and_export(
-            controller.target_ids(), "the selection")),
-        export_view=_action(window, "Export Current &View…", ["Ctrl+Shift+E"],
-                            lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view")),
-        export_all=_action(window, "Export &Everything…", [], lambda: transfers.choose_and_export(
-            controller.library.paper_ids(), "the whole library")),
-        quit=_action(window, "&Quit", QKeySequence.StandardKey.Quit, window.close),
-    )
+    add("add_tag", "Add Tag to Selection…", ["Ctrl+T"], add_tag_dialog, menu="&Paper")
+    add("focus_tags", "Edit Tags", ["T"], lambda: focus(pane.tag_editor.entry), menu="&Paper",
+        list_only=True)
+    add("focus_note", "Edit Note", ["N"], lambda: focus(pane.note_editor.editor), menu="&Paper",
+        list_only=True)
+    add("open_link", "Open Paper Page", ["O", "Ctrl+Return"], open_link, menu="&Paper",
+        list_only=True)
+
+    add("next_paper", "Next Paper", ["J"], lambda: sidebar.move(1), menu="&Go", list_only=True)
+    add("prev_paper", "Previous Paper", ["K"], lambda: sidebar.move(-1), menu="&Go", list_only=True)
+    add("focus_search", "Search", ["Ctrl+F"], focus_search, menu="&Go")
+    add("slash_search", "Search", ["/"], focus_search, list_only=True)
+    add("focus_list", "Go to List", ["Ctrl+L"], lambda: focus(view, needs_paper=False), menu="&Go")
+    return actions
 
 
 def build_menus(window: QMainWindow, actions: Actions) -> None:
     bar = window.menuBar()
-    file_menu = bar.addMenu("&File")
-    file_menu.addAction(actions.import_files)
-    file_menu.addSeparator()
-    file_menu.addActions([actions.export_selection, actions.export_view, actions.export_all])
-    file_menu.addSeparator()
-    file_menu.addAction(actions.quit)
-    edit = bar.addMenu("&Edit")
-    edit.addActions([actions.undo, actions.redo])
-    paper = bar.addMenu("&Paper")
-    paper.addActions(list(actions.mark.values()))
-    paper.addSeparator()
-    paper.addActions([actions.add_tag, actions.focus_tags, actions.focus_note, actions.open_link])
-    go = bar.addMenu("&Go")
-    go.addActions([actions.next_paper, actions.prev_paper, actions.focus_search, actions.focus_list])
+    for title, names in actions.menus.items():
+        if not names:
+            continue
+        menu = bar.addMenu(title)
+        for name in names:
+            if name is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(actions.by_name[name])
 
 
 def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint) -> QMenu:

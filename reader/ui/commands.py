@@ -8,6 +8,7 @@ from PySide6.QtGui import QUndoCommand
 
 from reader.core.library import Library
 from reader.core.models import Annotation, Status
+from reader.core.triage import Decision
 
 NOTE_COMMAND_ID = 1001
 
@@ -78,3 +79,22 @@ class SetNoteCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._library.set_note(self.paper_id, self._old)
+
+
+class TriageDecisionCommand(_SnapshotCommand):
+    """A triage decision: the decisions are exclusive, so the others' tags go."""
+
+    def __init__(self, library: Library, paper_id: str, decision: Decision,
+                 others: Sequence[Decision]) -> None:
+        super().__init__(library, [paper_id], f"Triage: {decision.label}")
+        self.paper_id = paper_id
+        self._decision = decision
+        self._other_tags = [d.value for d in others if d.kind == "tag" and d != decision]
+
+    def redo(self) -> None:
+        if self._other_tags:
+            self._library.remove_tags(self._ids, self._other_tags)
+        if self._decision.kind == "status":
+            self._library.set_status(self._ids, Status(self._decision.value))
+        else:
+            self._library.add_tags(self._ids, [self._decision.value])

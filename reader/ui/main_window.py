@@ -1,16 +1,19 @@
-"""The main window: assembles the sidebar, the reader pane, menus and status bar."""
+"""The main window: assembles facets, list, reader pane, menus and status bar."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
+from reader.ui.commands import TriageDecisionCommand
 from reader.ui.controller import PaperController
+from reader.ui.palette import CheatSheet, CommandPalette
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
 from reader.ui.transfer import Transfers, dropped_files, show_report
+from reader.ui.triage import Triage, TriageBar
 
 
 class MainWindow(QMainWindow):
@@ -31,20 +34,33 @@ class MainWindow(QMainWindow):
         self.sidebar: Sidebar = controller.sidebar
         self.pane: ReaderPane = controller.pane
         self.setWindowTitle(title)
+
+        self.triage_bar = TriageBar(self)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(0)
+        right_layout.addWidget(self.triage_bar)
+        right_layout.addWidget(self.pane, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.sidebar.facets)
         self.splitter.addWidget(self.sidebar)
-        self.splitter.addWidget(self.pane)
+        self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 5)
         self.splitter.setSizes([190, 400, 690])
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
+
         self.actions: Actions = build_actions(self, controller, transfers)
+        self.triage = Triage(controller, self.triage_bar)
+        self._add_window_actions()
         build_menus(self, self.actions)
+
         self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
         controller.save_failed.connect(lambda msg: self.statusBar().showMessage(msg, 15_000))
+        controller.undo_stack.indexChanged.connect(self._after_undo_redo)
         transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         transfers.import_finished.connect(lambda report: show_report(self, report))
         transfers.import_failed.connect(self._warn)
@@ -52,7 +68,35 @@ class MainWindow(QMainWindow):
         self.statusBar().setSizeGripEnabled(False)
         self.resize(1280, 800)
 
-    def _context_menu(self, pos) -> None:  # type: ignore[no-untyped-def]
+    def _add_window_actions(self) -> None:
+        add = self.actions.add
+        for decision, action in zip(self.triage.decisions, self.triage.decision_actions):
+            self.actions.put(f"triage_{decision.key}", action)
+        self.actions.put("triage_exit", self.triage.exit_action)
+        add("triage", "&Triage Mode", ["Ctrl+Shift+T"], self.triage.toggle, menu="&Go")
+        self.actions.by_name["triage"].setCheckable(True)
+        self.triage.mode_changed.connect(self.actions.by_name["triage"].setChecked)
+        add("palette", "Command &Palette…", ["Ctrl+K", "Ctrl+Shift+P"], self.show_palette, menu="&Help")
+        add("cheatsheet", "&Keyboard Shortcuts", ["?", "Shift+?", "F1"], self.show_cheatsheet, menu="&Help")
+
+    def show_palette(self) -> CommandPalette:
+        palette = CommandPalette([a for a in self.actions.all() if a.isEnabled()], self)
+        palette.open()
+        return palette
+
+    def show_cheatsheet(self) -> CheatSheet:
+        sheet = CheatSheet(self.actions.by_menu(), self)
+        sheet.open()
+        return sheet
+
+    def _after_undo_redo(self, index: int) -> None:
+        """Undoing a triage decision shows that paper again."""
+        stack = self.controller.undo_stack
+        command = stack.command(index)
+        if isinstance(command, TriageDecisionCommand) and self.triage.active:
+            self.sidebar.select_paper(command.paper_id)
+
+    def _context_menu(self, pos: QPoint) -> None:
         menu = list_context_menu(self.controller, self.actions, pos)
         menu.popup(self.sidebar.view.viewport().mapToGlobal(pos))
 
