@@ -24,6 +24,7 @@ from reader.ui.settings import WindowSettings, WindowState
 from reader.ui.facets import FacetPanel
 from reader.ui.sidebar import Sidebar
 from reader.ui.tasks import TaskRunner
+from reader.ui.theme import Appearance
 from reader.ui.transfer import Transfers
 
 #: how often the window looks for changes another process made to the library
@@ -52,6 +53,8 @@ class App:
                 last_paper=w.pane.paper_id,
                 sort_key=w.sidebar.sort_key()[0],
                 sort_descending=int(w.sidebar.sort_key()[1]),
+                zoom=w.appearance.zoom,
+                theme=w.appearance.theme,
             )
         )
 
@@ -69,12 +72,17 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     controller = PaperController(library, index, sidebar, pane, undo_stack)
     undo_stack.setParent(controller)
     transfers = Transfers(library, runner or TaskRunner())
-    window = MainWindow(controller, transfers, "Paper Reader")
+    qapp = QApplication.instance()
+    assert isinstance(qapp, QApplication), "build() needs a QApplication"
+    appearance = Appearance(qapp, [pane.browser, pane.note_editor.preview, pane.note_editor.editor])
+    window = MainWindow(controller, transfers, appearance, "Paper Reader")
     window.setWindowIcon(resources.app_icon())
     controller.setParent(window)
 
     store = WindowSettings(settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat))
     state = store.load()
+    appearance.set_theme(state.theme)
+    appearance.set_zoom(state.zoom)
     if state.geometry is not None:
         window.restoreGeometry(state.geometry)
     if state.splitter is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
@@ -12,6 +12,7 @@ from reader.ui.controller import PaperController
 from reader.ui.palette import CheatSheet, CommandPalette
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
+from reader.ui.theme import THEMES, Appearance
 from reader.ui.transfer import Transfers, dropped_files, show_report
 from reader.ui.triage import Triage, TriageBar
 
@@ -25,10 +26,12 @@ class MainWindow(QMainWindow):
 
     closing = Signal()
 
-    def __init__(self, controller: PaperController, transfers: Transfers, title: str,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, controller: PaperController, transfers: Transfers, appearance: Appearance,
+                 title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        self.appearance = appearance
+        appearance.setParent(self)
         self.transfers = transfers
         transfers.setParent(self)
         self.sidebar: Sidebar = controller.sidebar
@@ -73,6 +76,20 @@ class MainWindow(QMainWindow):
         for decision, action in zip(self.triage.decisions, self.triage.decision_actions):
             self.actions.put(f"triage_{decision.key}", action)
         self.actions.put("triage_exit", self.triage.exit_action)
+        look = self.appearance
+        group = QActionGroup(self)
+        for theme in THEMES:
+            action = add(f"theme_{theme}", f"{theme.capitalize()} Theme", [],
+                         lambda t=theme: look.set_theme(t), menu="&View")
+            action.setCheckable(True)
+            action.setChecked(theme == look.theme)
+            group.addAction(action)
+        look.theme_applied.connect(
+            lambda _mode: self.actions.by_name[f"theme_{look.theme}"].setChecked(True))
+        self.actions.separator("&View")
+        add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
+        add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
+        add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
         add("triage", "&Triage Mode", ["Ctrl+Shift+T"], self.triage.toggle, menu="&Go")
         self.actions.by_name["triage"].setCheckable(True)
         self.triage.mode_changed.connect(self.actions.by_name["triage"].setChecked)

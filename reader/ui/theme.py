@@ -1,0 +1,100 @@
+"""Light and dark themes (following the system unless overridden) and text zoom."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+
+THEMES = ("system", "light", "dark")
+ZOOM_MIN, ZOOM_MAX = -4, 12
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    colours = {
+        QPalette.ColorRole.Window: "#1f2125",
+        QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#17181b",
+        QPalette.ColorRole.AlternateBase: "#26282d",
+        QPalette.ColorRole.Text: "#e6e6e6",
+        QPalette.ColorRole.Button: "#2a2d32",
+        QPalette.ColorRole.ButtonText: "#e6e6e6",
+        QPalette.ColorRole.Highlight: "#3d6fb6",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.ToolTipBase: "#2a2d32",
+        QPalette.ColorRole.ToolTipText: "#e6e6e6",
+        QPalette.ColorRole.Link: "#8ab4f8",
+        QPalette.ColorRole.LinkVisited: "#c58af9",
+        QPalette.ColorRole.PlaceholderText: "#8a8f98",
+        QPalette.ColorRole.Mid: "#5f6368",
+        QPalette.ColorRole.Light: "#3a3d42",
+        QPalette.ColorRole.Dark: "#101113",
+    }
+    for role, colour in colours.items():
+        p.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7b7f86"))
+    return p
+
+
+def system_is_dark() -> bool:
+    hints = QGuiApplication.styleHints()
+    scheme = getattr(hints, "colorScheme", None)
+    return bool(scheme and scheme() == Qt.ColorScheme.Dark)
+
+
+class Appearance(QObject):
+    """Applies the chosen theme to the application and the zoom to the reading widgets.
+
+    Signals:
+        theme_applied(str): "light" or "dark", after a change.
+    """
+
+    theme_applied = Signal(str)
+
+    def __init__(self, app: QApplication, zoomables: Sequence[QWidget], parent: QObject | None = None):
+        super().__init__(parent)
+        self._app = app
+        self._zoomables = list(zoomables)
+        self._base_sizes = [w.font().pointSizeF() for w in self._zoomables]
+        self.theme = "system"
+        self.zoom = 0
+        hints = QGuiApplication.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):
+            hints.colorSchemeChanged.connect(lambda _scheme: self._follow_system())
+        app.setStyle(QStyleFactory.create("Fusion"))
+
+    def effective(self) -> str:
+        if self.theme == "system":
+            return "dark" if system_is_dark() else "light"
+        return self.theme
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme if theme in THEMES else "system"
+        mode = self.effective()
+        palette = dark_palette() if mode == "dark" else self._app.style().standardPalette()
+        self._app.setPalette(palette)
+        self.theme_applied.emit(mode)
+
+    def _follow_system(self) -> None:
+        if self.theme == "system":
+            self.set_theme("system")
+
+    def set_zoom(self, steps: int) -> None:
+        self.zoom = max(ZOOM_MIN, min(ZOOM_MAX, steps))
+        for widget, base in zip(self._zoomables, self._base_sizes):
+            font = widget.font()
+            font.setPointSizeF(max(6.0, base + self.zoom))
+            widget.setFont(font)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom + 1)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom - 1)
+
+    def zoom_reset(self) -> None:
+        self.set_zoom(0)

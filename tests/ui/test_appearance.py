@@ -1,0 +1,51 @@
+"""Themes, text zoom, and accessible names."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
+
+
+def window_lightness():
+    return QApplication.palette().color(QPalette.ColorRole.Window).lightness()
+
+
+def test_dark_theme_override_and_back(qtbot, make_app):
+    app = make_app()
+    app.window.actions.theme_dark.trigger()
+    assert window_lightness() < 80
+    assert app.window.actions.theme_dark.isChecked()
+    app.window.actions.theme_light.trigger()
+    assert window_lightness() > 180
+    app.window.actions.theme_dark.trigger()
+    app.window.close()
+    again = make_app()
+    assert again.window.appearance.theme == "dark" and window_lightness() < 80
+    again.window.actions.theme_system.trigger()  # offscreen reports no dark scheme
+    assert window_lightness() > 180
+
+
+def test_zoom_keys_and_remembered(qtbot, make_app):
+    app = make_app()
+    browser = app.window.pane.browser
+    base = browser.font().pointSizeF()
+    view = app.window.sidebar.view
+    qtbot.keyClick(view, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert browser.font().pointSizeF() == base + 2
+    qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert browser.font().pointSizeF() == base + 1
+    app.window.close()
+    again = make_app()
+    assert again.window.pane.browser.font().pointSizeF() == base + 1
+    qtbot.keyClick(again.window.sidebar.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert again.window.pane.browser.font().pointSizeF() == base
+
+
+def test_main_widgets_have_accessible_names(app):
+    w = app.window
+    widgets = [w.sidebar.view, w.sidebar.search, w.sidebar.facets, w.sidebar.count_label,
+               w.sidebar.sort_combo, w.pane, w.pane.browser, w.pane.note_editor.editor,
+               w.pane.note_editor.preview, w.pane.tag_editor.entry, w.triage_bar]
+    names = [x.accessibleName() for x in widgets]
+    assert all(names), names
+    assert len(set(names)) == len(names)
