@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from reader.render.pieces import to_plain
-from reader.render.tex import light_clean, parse
+from reader.core.pieces import to_plain
+from reader.core.tex import light_clean, parse
 
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -16,13 +16,13 @@ def plain(text: str) -> str:
 
     `4.7$\\times$` gives "4.7×", `$K^2$VAE` "K²VAE", `$H^{1/2}$` "H^(1/2)",
     ``` ``x'' ``` "“x”", `*a*` "a". The parsing is shared with reader.render
-    (reader.render.tex), so the list and the reader pane always agree. Never
+    (reader.core.tex), so the list and the reader pane always agree. Never
     raises: text that cannot be parsed comes back lightly cleaned.
     """
     try:
         pieces = parse(text)
         return light_clean(text) if pieces is None else to_plain(pieces)
-    except Exception:  # the contract is "never raises"; light_clean is regex-only
+    except Exception:  # noqa: BLE001 - the contract is "never raises"; light_clean is regex-only
         return light_clean(text)
 
 

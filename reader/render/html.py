@@ -6,11 +6,12 @@ import html
 import re
 from collections.abc import Iterable
 
-from reader.render.pieces import Piece
-from reader.render.tex import light_clean, parse
+from reader.core.pieces import Piece
+from reader.core.tex import light_clean, parse
 
 _TAGS = {"b": "b", "i": "i", "mi": "i", "code": "code", "sup": "sup", "sub": "sub"}
 _PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_EMPTY_PARAGRAPH = re.compile(r"<p>\s*</p>\n?")
 
 
 def abstract_html(text: str) -> str:
@@ -26,11 +27,6 @@ def abstract_html(text: str) -> str:
 
 def title_html(text: str) -> str:
     """TeX-flavoured `text` as one line of safe inline HTML (no paragraphs)."""
-    return _render(text, block=False)
-
-
-def tex_html(text: str) -> str:
-    """Inline HTML for a math span such as `$x^2$` in a note, like title_html()."""
     return _render(text, block=False)
 
 
@@ -69,11 +65,13 @@ def _new_paragraph(stack: list[str]) -> str:
 def _render(text: str, *, block: bool) -> str:
     if not text:
         return ""
-    source = text.strip() or text
     try:
-        pieces = parse(source)
-        if pieces is not None:
-            return pieces_html(pieces, block=block)
-    except Exception:  # the contract is "never raises": fall back to the escaped source
-        pass
-    return pieces_html([light_clean(source)], block=block)
+        pieces = parse(text) or (light_clean(text),)  # parse: the same cache key as plain()
+        return _tidy(pieces_html(pieces, block=block))
+    except Exception:  # noqa: BLE001 - the contract is "never raises": show the escaped source
+        return _tidy(pieces_html([light_clean(text)], block=block))
+
+
+def _tidy(fragment: str) -> str:
+    """`fragment` without the empty paragraphs that leading or trailing blank lines make."""
+    return _EMPTY_PARAGRAPH.sub("", fragment).strip("\n") or fragment

@@ -8,36 +8,42 @@ import threading
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from reader.render.html import tex_html
+from reader.render.html import title_html
 from reader.render.sanitize import sanitize
 
 if TYPE_CHECKING:
     from markdown import Markdown
 
-# Python-Markdown is superlinear on some input (1 MB of **bold**: 60 s; 4,000 unmatched
-# "[" in one paragraph: 4 s) and Qt's layout freezes on deep nesting, so notes past
-# these limits are shown as escaped plain text instead. Each limit keeps a note
-# under about half a second here.
-MAX_NOTE_CHARS = 200_000
-MAX_MARKUP_CHARS = 20_000  # * _ [ ] ` | < > ! ( ) in the whole note
-MAX_BRACKETS_PER_BLOCK = 150  # "[" in one paragraph: link parsing is quadratic in them
+# Python-Markdown costs 20-70 µs per markup character and up to 130 µs per line, and
+# some input is quadratic (1 MB of **bold**: 60 s; 2,000 "[" or 500 "---" lines in
+# one paragraph: 1-2 s); Qt's layout freezes on deep nesting. Notes past these
+# limits (about 35 KB of typical Markdown) are shown as escaped plain text, which
+# keeps any note under about half a second here.
+MAX_NOTE_CHARS = 100_000
+MAX_MARKUP_COST = 6_000  # 1 each * _ [ ] ` | < > & # \, 4 a line, 8 an indented line
+MAX_BRACKETS_PER_BLOCK = 100  # "[" in one paragraph: link parsing is quadratic in them
+MAX_RULES_PER_BLOCK = 30  # rules and headings: each one re-scans the rest of its paragraph
 MAX_DEPTH = 8  # nested lists, block quotes and tables
 MAX_MATH_SPANS = 500  # more are shown as their source
 
 _EXTENSIONS = ["tables", "fenced_code", "sane_lists", "nl2br"]
-_MARKUP = "*_[]`|<>!()"
-_BLOCK = re.compile(r"\n[ \t]*\n")
-_DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){%d}" % (MAX_DEPTH + 1), re.M)
-_MARKERS = re.compile("[\ue000\ue001]")
+_MARKUP = "*_[]`|<>&#\\"
+_BLOCK = re.compile(r"\n(?:[ \t]*\n)+")
+_RULE_OR_HEADING = re.compile(r"^[ \t]{0,3}(?:#|[-=]+[ \t]*$|(?:[-*_][ \t]*){3,}$)", re.MULTILINE)
+_DEEP_QUOTE = re.compile(rf"^(?:[ \t]*>){{{MAX_DEPTH + 1}}}", re.MULTILINE)
+# Our placeholder marks, and control characters (Markdown uses \x02 and \x03 as its own).
+_MARKERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ue000\ue001]")
 _PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
+_FENCE = r"^[ \t]{0,3}(?P<f>`{3,}|~{3,}).*?(?:^[ \t]{0,3}(?P=f)[ \t]*$|\Z)"
+_FENCED = re.compile(_FENCE, re.MULTILINE | re.DOTALL)
 # Spans Markdown must not see: code is kept as it is, math and wiki-links are set aside.
 _PROTECT = re.compile(
-    r"(?P<fence>^[ \t]{0,3}(?P<f>`{3,}|~{3,}).*?(?:^[ \t]{0,3}(?P=f)[ \t]*$|\Z))"
+    rf"(?P<fence>{_FENCE})"
     r"|(?P<code>(?P<bt>`+)[^`\n](?:[^\n]*?[^`\n])?(?P=bt)(?!`))"
     r"|(?P<wiki>\[\[(?P<title>[^\[\]\n|]{1,300})(?:\|(?P<label>[^\[\]\n]{1,300}))?\]\])"
     r"|(?P<dmath>\$\$[^$]{1,4000}?\$\$)"
     r"|(?P<math>(?<![\\$\w])\$(?=[^\s$])[^$\n]{1,2000}?(?<=[^\s\\$])\$(?![\w$]))",
-    re.M | re.S,
+    re.MULTILINE | re.DOTALL,
 )
 _local = threading.local()
 
@@ -53,20 +59,22 @@ def note_html(markdown_text: str) -> str:
     """
     if not markdown_text.strip():
         return ""
+    if len(markdown_text) > MAX_NOTE_CHARS:
+        return plain_html(markdown_text)
     try:
         spans: list[tuple[str, str]] = []  # (html, source) of each set-aside span
         source = _PROTECT.sub(lambda m: _set_aside(m, spans), _MARKERS.sub("\ufffd", markdown_text))
         if _hostile(source):
             return plain_html(markdown_text)
-        body = _markdown().convert(source)
-        return sanitize(
-            body,
+        out = sanitize(
+            _markdown().convert(source),
             max_depth=MAX_DEPTH,
             expand_html=lambda s: _PLACEHOLDER.sub(lambda m: spans[int(m.group(1))][0], s),
             expand_text=lambda s: _PLACEHOLDER.sub(lambda m: spans[int(m.group(1))][1], s),
         )
-    except Exception:  # TooDeep, RecursionError, a Markdown bug: never fail the pane
+    except Exception:  # noqa: BLE001 - TooDeep, RecursionError, a Markdown bug: never fail
         return plain_html(markdown_text)
+    return out if out.strip() else plain_html(markdown_text)
 
 
 def plain_html(text: str) -> str:
@@ -78,13 +86,18 @@ def plain_html(text: str) -> str:
 
 
 def _hostile(text: str) -> bool:
-    if len(text) > MAX_NOTE_CHARS or _DEEP_QUOTE.search(text):
+    text = _FENCED.sub("```", text)  # fenced code costs Markdown one regex match
+    lines, indented = text.count("\n"), text.count("\n ") + text.count("\n\t")
+    cost = sum(text.count(c) for c in _MARKUP) + 4 * lines + 4 * indented
+    if cost > MAX_MARKUP_COST or _DEEP_QUOTE.search(text):
         return True
-    if sum(text.count(c) for c in _MARKUP) > MAX_MARKUP_CHARS:
-        return True
-    if text.count("[") <= MAX_BRACKETS_PER_BLOCK:
+    if text.count("[") <= MAX_BRACKETS_PER_BLOCK and len(text) < 4096:
         return False
-    return any(block.count("[") > MAX_BRACKETS_PER_BLOCK for block in _BLOCK.split(text))
+    return any(
+        block.count("[") > MAX_BRACKETS_PER_BLOCK
+        or len(_RULE_OR_HEADING.findall(block)) > MAX_RULES_PER_BLOCK
+        for block in _BLOCK.split(text)
+    )
 
 
 def _set_aside(m: re.Match[str], spans: list[tuple[str, str]]) -> str:
@@ -98,7 +111,7 @@ def _set_aside(m: re.Match[str], spans: list[tuple[str, str]]) -> str:
             return source
         markup = f'<a href="paper:{quote(title, safe="")}">{html.escape(label, quote=False)}</a>'
     elif len(spans) < MAX_MATH_SPANS:
-        markup = tex_html(source)
+        markup = title_html(source)  # inline, like a title: `$x^2$` -> x<sup>2</sup>
     else:
         markup = html.escape(source, quote=False)
     spans.append((markup, source))

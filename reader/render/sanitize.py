@@ -8,18 +8,20 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
-ALLOWED_TAGS = frozenset(
-    "p br hr b strong i em code tt pre sup sub ul ol li table thead tbody tr th td "
-    "blockquote h1 h2 h3 h4 h5 h6 a".split()
-)
+ALLOWED_TAGS = frozenset({
+    "p", "br", "hr", "b", "strong", "i", "em", "code", "tt", "pre", "sup", "sub", "ul", "ol",
+    "li", "table", "thead", "tbody", "tr", "th", "td", "blockquote", "h1", "h2", "h3", "h4",
+    "h5", "h6", "a",
+})  # fmt: skip
 SAFE_SCHEMES = frozenset({"http", "https", "mailto", "paper"})  # paper: the app's own links
 _VOID = frozenset({"br", "hr"})
 _CONTAINERS = frozenset({"ul", "ol", "blockquote", "table"})  # nested deep, they freeze Qt
-_DROP_CONTENT = frozenset(
-    "script style title textarea iframe object embed template noscript svg math head select".split()
-)
+_DROP_CONTENT = frozenset({
+    "script", "style", "title", "textarea", "iframe", "object", "embed", "template", "noscript",
+    "svg", "math", "head", "select",
+})  # fmt: skip
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_ALIGN = re.compile(r"\s*text-align:\s*(left|right|center)\s*;?\s*", re.I)
+_ALIGN = re.compile(r"\s*text-align:\s*(left|right|center)\s*;?\s*", re.IGNORECASE)
 _BAD_URL_CHARS = re.compile(r"[\x00-\x20\x7f\\\"'<>`]")
 
 

@@ -65,7 +65,8 @@ class PaperController(QObject):
     def show_current(self) -> None:
         pid = self.sidebar.current_id()
         if pid and pid in self.library:
-            self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid))
+            self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid),
+                                 self.sidebar.model.highlight_terms)
         elif not self.sidebar.model.rowCount() or not pid:
             self.pane.show_paper(None, None)
 
@@ -123,7 +124,8 @@ class PaperController(QObject):
             self._known_tags()
         pid = self.pane.paper_id
         if pid in change.paper_ids and pid in self.library:
-            self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid))
+            self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid),
+                                 self.sidebar.model.highlight_terms)
 
     def _known_tags(self) -> None:
         self.pane.tag_editor.set_known_tags(list(self.library.tag_counts()))

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from typing import Sequence
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -13,12 +16,14 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTextBrowser,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from reader.core.models import Annotation, Paper, Status
+from reader.core.text import plain
 from reader.render import abstract_html, title_html
 from reader.ui.browser import SafeBrowser
 from reader.ui.note_editor import NoteEditor
@@ -85,6 +90,10 @@ class ReaderPane(QStackedWidget):
         self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
         self.browser.setLineWrapColumnOrWidth(READING_MEASURE_PX)
         self.browser.document().setDocumentMargin(18)
+        self.browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.browser.customContextMenuRequested.connect(self._browser_menu)
+        self._paper: Paper | None = None
+        self._search_marks: list[QTextEdit.ExtraSelection] = []
 
         self.status_buttons = QButtonGroup(page)
         self.status_buttons.setExclusive(True)
@@ -131,10 +140,12 @@ class ReaderPane(QStackedWidget):
     def paper_id(self) -> str:
         return self._paper_id
 
-    def show_paper(self, paper: Paper | None, annotation: Annotation | None) -> None:
+    def show_paper(self, paper: Paper | None, annotation: Annotation | None,
+                   terms: Sequence[str] = ()) -> None:
         """Show `paper` (None: the empty state). Unsaved note text goes to the
         paper it was typed for before anything else changes."""
         self.note_editor.flush()
+        self._paper = paper
         if paper is None or annotation is None:
             self._paper_id = ""
             self.note_editor.set_paper("", "")
@@ -148,7 +159,43 @@ class ReaderPane(QStackedWidget):
         else:
             self.note_editor.show_saved(annotation.note)
         self.show_annotation(annotation)
+        self.mark_terms(terms)
         self.setCurrentWidget(self._page)
+
+    def mark_terms(self, terms: Sequence[str]) -> None:
+        """Mark where the search's words occur in the title and abstract."""
+        marks = []
+        doc = self.browser.document()
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor(255, 214, 10, 140))
+        for term in terms:
+            cursor = doc.find(term)
+            while not cursor.isNull():
+                mark = QTextEdit.ExtraSelection()
+                mark.cursor = cursor
+                mark.format = fmt
+                marks.append(mark)
+                cursor = doc.find(term, cursor)
+        self._search_marks = marks
+        self.refresh_marks()
+
+    def refresh_marks(self) -> None:
+        self.browser.setExtraSelections([*self._search_marks, *self.extra_marks()])
+
+    def extra_marks(self) -> list[QTextEdit.ExtraSelection]:
+        """Other marks drawn over the abstract (highlights); none by default."""
+        return []
+
+    def _browser_menu(self, pos: QPoint) -> None:
+        menu = self.browser.createStandardContextMenu(pos)
+        paper = self._paper
+        if paper is not None:
+            menu.addSeparator()
+            clipboard = QGuiApplication.clipboard()
+            menu.addAction("Copy Abstract as Text", lambda: clipboard.setText(plain(paper.abstract)))
+            menu.addAction("Copy Abstract as LaTeX Source", lambda: clipboard.setText(paper.abstract))
+            menu.addAction("Copy Title as LaTeX Source", lambda: clipboard.setText(paper.title))
+        menu.popup(self.browser.viewport().mapToGlobal(pos))
 
     def show_annotation(self, annotation: Annotation) -> None:
         self.status_buttons.button(list(Status).index(annotation.status) + 1).setChecked(True)

@@ -126,8 +126,8 @@ class Sidebar(QWidget):
         self._text_ids = self._index.filter(text_query, self._order)
         facet_text = self.facets.query()
         ids = self._index.filter(parse(facet_text), self._text_ids) if facet_text else self._text_ids
-        self.model.set_ids(ids)
         self.model.highlight_terms = text_query.terms
+        self.model.set_ids(ids)
         self.select_ids(selected, current)
         self.update_counts()
         self._facet_timer.start()

@@ -276,3 +276,39 @@ def test_paper_link_opens_browser_only_on_click(qtbot, app, monkeypatch):
     paper = app.controller.library.paper(w.pane.paper_id)
     assert opened == [paper.url]
     QApplication.processEvents()
+
+
+def test_search_matches_marked_in_pane(qtbot, app):
+    w = app.window
+    qtbot.keyClicks(w.sidebar.search, "distillation")
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() < 19)
+    w.sidebar.select_paper(w.sidebar.model.id_at(0))
+    assert w.sidebar.model.highlight_terms == ("distillation",)
+    marks = w.pane.browser.extraSelections()
+    assert marks and all(m.cursor.selectedText().lower() == "distillation" for m in marks)
+    w.sidebar.search.clear()
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 19)
+    assert w.pane.browser.extraSelections() == []
+
+
+def test_copy_abstract_as_text_and_latex(qtbot, app):
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QMenu
+
+    w = app.window
+    lib = app.controller.library
+    pid = next(p.id for p in lib.papers() if "$" in p.abstract)
+    w.sidebar.select_paper(pid)
+    shown = []
+    original_popup = QMenu.popup
+    QMenu.popup = lambda menu, *a: shown.append(menu)
+    try:
+        w.pane._browser_menu(w.pane.browser.rect().center())
+    finally:
+        QMenu.popup = original_popup
+    menu = shown[0]
+    by_text = {a.text(): a for a in menu.actions()}
+    by_text["Copy Abstract as LaTeX Source"].trigger()
+    assert QGuiApplication.clipboard().text() == lib.paper(pid).abstract
+    by_text["Copy Abstract as Text"].trigger()
+    assert "$" not in QGuiApplication.clipboard().text()

@@ -18,3 +18,14 @@ def test_imports_without_qt(package):
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_core_depends_on_nothing_of_ours():
+    code = (
+        "import importlib, pkgutil, sys, reader.core as pkg\n"
+        "for m in pkgutil.walk_packages(pkg.__path__, 'reader.core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = sorted(m for m in sys.modules if m.startswith('reader.') and not m.startswith('reader.core'))\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

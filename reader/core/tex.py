@@ -8,21 +8,26 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from reader.render.pieces import Piece, Styled, script, to_plain
+from reader.core.pieces import Piece, Styled, script, to_plain
 
-# pylatexenc reads ~9 µs per token; past this length the text is only lightly cleaned.
+# pylatexenc and our walk cost ~100 µs per TeX mark ($ \ { * `), so text with more
+# marks (or characters) than these is only lightly cleaned: at most ~0.1 s an abstract.
 MAX_TEX_CHARS = 20_000
+MAX_TEX_MARKS = 800
+_MARKS = "$\\{*`"
 
 _TEXISH = re.compile(r"[$\\`*{}]|''")
 _PERCENT = re.compile(r"(?<!\\)%")
 _TILDE = re.compile(r"(?<![\w.,;:)\]}])~")  # "~5%" means "about", "Fig.~3" is a TeX tie
 _QUOTE = re.compile(r"``((?:(?!'')[^`\"\n]){0,500}?)\"")
 _EMPH = re.compile(r"(?<![\w*\\^_])(\*\*?)(?=[^\s*])(.{1,500}?)(?<=[^\s*\\^_])\1(?![\w*])")
+_LONE_BACKSLASH = re.compile(r"(?<!\\)(?:\\\\)*\\\Z")
 _ESCAPED = re.compile(r"\\([%&_#${}])")
 # A macro with what may follow as its argument, or a run of text TeX leaves alone.
 _RUN = re.compile(
-    r"(\\(?:[A-Za-z@]+|.)\s*[^\\]{0,2})|((?:[^\\$%{}\[\]^_~&#`'-]|(?<!-)-(?!-)|(?<!')'(?!'))+)",
-    re.S,
+    r"(\\(?:begin|end)\s*\{[^{}\\]*\}|\\(?:[A-Za-z@]+|.)\s*[^\\]{0,2})"
+    r"|((?:[^\\$%{}\[\]^_~&#`'-]|(?<!-)-(?!-)|(?<!')'(?!'))+)",
+    re.DOTALL,
 )
 _PUA = re.compile("[\U000f0000-\U000ffffd]")
 _LETTERS = re.compile(r"[A-Za-z][A-Za-z.]*")
@@ -51,16 +56,19 @@ _ALPHABETS = {
 _LEGACY_ALPHABETS = {"FRAKTUR": "BLACK-LETTER"}  # letters Unicode encoded before the math block
 _FRACS = frozenset({"frac", "dfrac", "tfrac", "cfrac"})
 _HANDLED = _FRACS | {"sqrt", "href", "url"}
-_DELIMS = frozenset(
-    "left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr".split()
-)
+_DELIMS = frozenset({
+    "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
+    "biggl", "biggr", "Biggl", "Biggr",
+})  # fmt: skip
 _SYMBOLS = {
     "epsilon": "ε", "prime": "′", "|": "‖", "S": "§", "P": "¶", "copyright": "©", "dag": "†",
     "ddag": "‡", "LaTeX": "LaTeX", "TeX": "TeX", "textbackslash": "\\", "&": "&",
 }  # fmt: skip
 # Shown as written: file inclusion must never happen, and the name tells the reader most.
 _VERBATIM = frozenset({"input", "include", "includegraphics", "InputIfFileExists", "usepackage"})
-_MATH_ENVS = frozenset("equation align gather multline eqnarray displaymath math".split())
+_MATH_ENVS = frozenset(
+    {"equation", "align", "gather", "multline", "eqnarray", "displaymath", "math"}
+)
 
 
 def parse(text: str) -> tuple[Piece, ...] | None:
@@ -78,11 +86,13 @@ def light_clean(text: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _parse_cached(text: str) -> tuple[Piece, ...] | None:
-    if len(text) > MAX_TEX_CHARS:
+    if len(text) > MAX_TEX_CHARS or sum(text.count(c) for c in _MARKS) > MAX_TEX_MARKS:
+        return None
+    if _LONE_BACKSLASH.search(text):  # pylatexenc drops a last lone backslash silently
         return None
     try:
         pieces = tuple(_build(text))
-    except Exception:  # parse errors, RecursionError on deep nesting, pylatexenc spec bugs
+    except Exception:  # noqa: BLE001 - parse errors, RecursionError, pylatexenc spec bugs
         return None
     if text.strip() and not to_plain(pieces).strip():
         return None
@@ -159,6 +169,17 @@ class _Builder:
             return s
         return _PUA.sub(lambda m: self.runs[ord(m.group()) - 0xF0000], s)
 
+    def restore(self, nodes: Iterable[Any]) -> None:
+        for n in nodes:
+            if n is None:
+                continue
+            if type(n).__name__ == "LatexCharsNode":
+                n.chars = self.expand(n.chars)
+            for child in getattr(n, "nodelist", None) or ():
+                self.restore([child])
+            if getattr(n, "nodeargd", None) is not None:
+                self.restore(n.nodeargd.argnlist)
+
     def tokens(self, nodes: Iterable[Any], math: bool) -> list[Any]:
         out: list[Any] = []
         for n in nodes:
@@ -208,7 +229,7 @@ class _Builder:
     def unknown(self, name: str) -> bool:
         if name in _HANDLED or name in _FONTS or name in _ALPHABETS or name in _SYMBOLS:
             return False
-        return name in _VERBATIM or self.l2t.latex_context.get_macro_spec(name) is None
+        return not name or name in _VERBATIM or self.l2t.latex_context.get_macro_spec(name) is None
 
     def node(self, t: Any, math: bool, italic: bool) -> list[Piece]:
         kind = type(t).__name__
@@ -260,10 +281,10 @@ class _Builder:
         if t.macroname in _SYMBOLS:
             return _SYMBOLS[t.macroname]
         try:
-            if any(a is not None for a in args):
-                return str(self.l2t.latex_to_text(self.expand(t.latex_verbatim())))
+            if self.runs:  # put set-aside text back into the arguments (\"{aschel})
+                self.restore(args)
             return str(self.l2t.macro_node_to_text(t))
-        except Exception:  # some of pylatexenc's own specs fail on odd arguments
+        except Exception:  # noqa: BLE001 - pylatexenc's own specs fail on odd arguments
             return self.expand(t.latex_verbatim())
 
 
