@@ -48,7 +48,7 @@ class App:
             WindowState(
                 geometry=w.saveGeometry(),
                 window_state=w.saveState(),
-                splitter=w.splitter.saveState(),
+                panes=w.splitter.saveState(),
                 reader_splitter=w.pane.splitter.saveState(),
                 last_paper=w.pane.paper_id,
                 sort_key=w.sidebar.sort_key()[0],
@@ -85,8 +85,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     appearance.set_zoom(state.zoom)
     if state.geometry is not None:
         window.restoreGeometry(state.geometry)
-    if state.splitter is not None:
-        window.splitter.restoreState(state.splitter)
+    if state.panes is not None:
+        window.splitter.restoreState(state.panes)
     if state.reader_splitter is not None:
         pane.splitter.restoreState(state.reader_splitter)
     if (state.sort_key, state.sort_descending) != ("library", 0):

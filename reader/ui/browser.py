@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QResizeEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -41,3 +41,24 @@ class SafeBrowser(QTextBrowser):
             QDesktopServices.openUrl(url)
         elif scheme == "paper":
             self.paper_link_activated.emit(url.path())
+
+
+class ReadingBrowser(SafeBrowser):
+    """A SafeBrowser that keeps lines to a comfortable measure: at most
+    `measure_px` wide, narrower when the pane is narrower (never a sideways
+    scroll bar)."""
+
+    def __init__(self, measure_px: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._measure = measure_px
+        self.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._fit()
+
+    def _fit(self) -> None:
+        margin = 2 * int(self.document().documentMargin())
+        self.setLineWrapColumnOrWidth(max(200, min(self._measure, self.viewport().width() - margin)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit()

@@ -70,6 +70,10 @@ class FacetPanel(QTreeView):
         self.setModel(self._model)
         self._smart: dict[str, str] = {}
         self._updating = False
+        #: groups the user folded away; every other group is shown open
+        self._collapsed: set[Key] = set()
+        self.collapsed.connect(lambda index: self._remember_fold(index, folded=True))
+        self.expanded.connect(lambda index: self._remember_fold(index, folded=False))
         self.selectionModel().selectionChanged.connect(self._on_selection)
         self.set_counts(Facets(), {})
 
@@ -130,7 +134,10 @@ class FacetPanel(QTreeView):
             group = self._group(root, "year")
             for year, count in sorted(facets.year.items(), reverse=True):
                 group.appendRow(self._item("year", str(year), str(year), count))
-            for key in expanded or {("group", "status"), ("group", "tag"), ("group", "smart")}:
+            for group_key in GROUPS:
+                if ("group", group_key) not in self._collapsed:
+                    expanded.add(("group", group_key))
+            for key in expanded:
                 index = self._find(key)
                 if index is not None:
                     self.expand(index)
@@ -143,6 +150,15 @@ class FacetPanel(QTreeView):
             self._updating = False
         if chosen != set(self.selected_keys()):
             self.facets_changed.emit()
+
+    def _remember_fold(self, index: QModelIndex, *, folded: bool) -> None:
+        key = _decode(index.data(KeyRole))
+        if self._updating or key is None or key[0] != "group":
+            return
+        if folded:
+            self._collapsed.add(key)
+        else:
+            self._collapsed.discard(key)
 
     def _fill_tags(self, group: QStandardItem, facets: Facets) -> None:
         nodes: dict[str, QStandardItem] = {}

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from reader.core.models import Annotation, Paper, Status
 from reader.core.text import plain
 from reader.render import abstract_html, title_html
-from reader.ui.browser import SafeBrowser
+from reader.ui.browser import ReadingBrowser
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
 
@@ -84,11 +84,9 @@ class ReaderPane(QStackedWidget):
         self.addWidget(self.empty)
 
         page = QWidget(self)
-        self.browser = SafeBrowser(page)
+        self.browser = ReadingBrowser(READING_MEASURE_PX, page)
         self.browser.setObjectName("abstract")
         self.browser.setAccessibleName("Abstract")
-        self.browser.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
-        self.browser.setLineWrapColumnOrWidth(READING_MEASURE_PX)
         self.browser.document().setDocumentMargin(18)
         self.browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.browser.customContextMenuRequested.connect(self._browser_menu)

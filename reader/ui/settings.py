@@ -12,7 +12,8 @@ from PySide6.QtCore import QByteArray, QSettings
 class WindowState:
     geometry: QByteArray | None = None
     window_state: QByteArray | None = None
-    splitter: QByteArray | None = None
+    #: facets | list | reader
+    panes: QByteArray | None = None
     reader_splitter: QByteArray | None = None
     last_paper: str = ""
     sort_key: str = "library"
