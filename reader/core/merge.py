@@ -18,7 +18,7 @@ MATCH_ORDER = ("doi", "arxiv", "title", "abstract")
 _PAPER_FIELDS = tuple(f.name for f in dataclasses.fields(Paper))
 
 #: Abstracts longer than this are matched on their start only (bounds the cost of huge ones).
-_ABSTRACT_KEY_CHARS = 2000
+_ABSTRACT_KEY_CHARS = 1200
 
 # Byte tables: ASCII upper -> lower case, and every ASCII byte that is not a letter or digit.
 _LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
@@ -103,7 +103,7 @@ def _conflict(a: Paper, b: Paper) -> bool:
 
 
 def fill_missing(current: Paper, incoming: Paper) -> Paper:
-    """`current` with its empty fields taken from `incoming`; a derived title gives way to a real one.
+    """`current` with its empty fields filled from `incoming`; a derived title yields to a real one.
 
     `id`, `source` and `added` say where the paper first came from and never change.
     """
@@ -161,7 +161,7 @@ def _key_fields(paper: Paper) -> tuple[str, str, str, bool, str]:
 
 
 def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> ImportPlan:
-    """Decide, for each incoming paper, whether it is new, fills gaps in a known paper, or repeats one.
+    """For each incoming paper: is it new, does it fill gaps in a known paper, or repeat one?
 
     Matching, in order: same id, same DOI, same arXiv id, same normalised (real) title,
     same normalised abstract; DOIs or arXiv ids that differ veto a title/abstract match.

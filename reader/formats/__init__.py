@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reader.core.models import Annotation, Paper
-from reader.formats.common import FormatError, ReadResult, Skipped, decode, encoding_warning
+from reader.formats.common import FormatError, ReadResult, Skipped
+from reader.formats.decoding import decode
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -54,10 +55,16 @@ EXPORT_FORMATS: tuple[str, ...] = tuple(n for n, f in FORMATS.items() if f.write
 _JSON_START = re.compile(r'\s*(?:\{\s*(?:"|\})|\[\s*(?:\{|\[|"|\]))')
 _BIBTEX_ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
 _RIS_START = re.compile(r"^TY\s{1,2}-", re.MULTILINE)
-_CSV_HEADER = re.compile(
-    r"[^\n]*\b(?:title|abstract)\b[^\n]*[,;\t]|[^\n]*[,;\t][^\n]*\b(?:title|abstract)\b",
-    re.IGNORECASE,
-)
+_CSV_CELL = re.compile(r'\s*"?\s*(title|abstract)\s*"?\s*', re.IGNORECASE)
+
+
+def _csv_header(first_line: str) -> bool:
+    """A header row: two or more cells split by , ; or tab, one of them exactly title/abstract."""
+    for delimiter in (",", ";", "\t"):
+        cells = first_line.split(delimiter)
+        if len(cells) > 1 and any(_CSV_CELL.fullmatch(c) for c in cells):
+            return True
+    return False
 
 
 def _head_text(head: bytes) -> str:
@@ -69,8 +76,8 @@ def _head_text(head: bytes) -> str:
 def detect_format(path: Path | str, head: bytes) -> str:
     """The format of a file ("text", "json", "bibtex", "ris", "csv") from its first bytes and name.
 
-    Content that is unmistakable wins (a .txt holding BibTeX is BibTeX); then the
-    extension; then a CSV-looking header row; plain text otherwise.
+    Content that is unmistakable wins (a .txt holding BibTeX, or a header row with a
+    "title" column, is read as such); then the extension; plain text otherwise.
     """
     text = _head_text(head)
     if _JSON_START.match(text):
@@ -79,12 +86,12 @@ def detect_format(path: Path | str, head: bytes) -> str:
         return "ris"
     if _BIBTEX_ENTRY.search(text):
         return "bibtex"
+    if _csv_header(text.split("\n", 1)[0].rstrip("\r")):
+        return "csv"
     suffix = Path(path).suffix.lower()
     for name, info in FORMATS.items():
         if info.reader and suffix in info.extensions:
             return name
-    if _CSV_HEADER.match(text):
-        return "csv"
     return "text"
 
 
@@ -105,7 +112,7 @@ def read_papers(path: Path, fmt: str | None = None) -> ReadResult:
     if info is None or not info.reader:
         known = ", ".join(IMPORT_FORMATS)
         raise FormatError(f"{name}: cannot import format {fmt!r} (known: {known})")
-    text, encoding = decode(data, name)
+    text, encoding, note = decode(data, name)
     if not text.strip().strip("\ufeff"):
         raise FormatError(f"{name}: the file is empty")
     module = importlib.import_module(f"reader.formats.{info.reader}")
@@ -115,9 +122,8 @@ def read_papers(path: Path, fmt: str | None = None) -> ReadResult:
         raise FormatError(f"{name}: nested too deeply to be a paper list") from None
     result.encoding = encoding
     result.format = fmt
-    warning = encoding_warning(name, encoding)
-    if warning is not None:
-        result.warnings.insert(0, warning)
+    if note:
+        result.warnings.insert(0, Skipped(name, note))
     if not result.records and not result.native:
         why = f": {result.skipped[0]}" if result.skipped else ""
         raise FormatError(f"{name}: no papers found as {info.label}{why}")

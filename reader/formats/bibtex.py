@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import Any
@@ -23,7 +24,6 @@ NATIVE_MARKER = "@comment{paper-reader export}"
 _KEY_IN_RAW = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]+)")
 _FIELD_IN_TEXT = re.compile(r"(?:^|,)\s*([A-Za-z][\w-]*)\s*=", re.MULTILINE)
 _MATH = re.compile(r"(\$\$.+?\$\$|\$.+?\$|\\\(.+?\\\)|\\\[.+?\\\])", re.DOTALL)
-_LATEX_BITS = re.compile(r"\\[a-zA-Z]+|\\.|[{}~]")
 _ACCENT = re.compile(
     r"\{\\[`'^\"~=.uvHckrbd]\s*(?:\{\\?[A-Za-z]\}|\\?[A-Za-z])\}"  # {\"a} {\'{e}}
     r"|\\[`'^\"~=.]\s*(?:\{\\?[A-Za-z]\}|[A-Za-z])"  # \"a \'{e}
@@ -47,14 +47,20 @@ _UNESCAPES = {
 _UNESCAPE = re.compile("|".join(re.escape(k) for k in sorted(_UNESCAPES, key=len, reverse=True)))
 
 
+@functools.cache
+def _converter() -> Any:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text()
+
+
+@functools.lru_cache(maxsize=8192)  # the same names and accents recur across a file
 def _latex_to_text(text: str) -> str:
     """Full LaTeX -> Unicode (for names: accents, {\\L}, braces)."""
     if "\\" not in text and "{" not in text and "~" not in text:
         return text
-    from pylatexenc.latex2text import LatexNodes2Text
-
     try:
-        return str(LatexNodes2Text().latex_to_text(re.sub(r"(?<!\\)%", r"\%", text)))
+        return str(_converter().latex_to_text(re.sub(r"(?<!\\)%", r"\%", text)))
     except Exception:  # noqa: BLE001 - pylatexenc raises many kinds on odd input; keep the source
         return text
 
@@ -94,6 +100,8 @@ def decode_text(text: str) -> str:
 
 def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
     """`text` split on `separator` where it is not inside braces."""
+    if "{" not in text:
+        return separator.split(text)
     parts: list[str] = []
     depth = 0
     start = 0
@@ -128,7 +136,7 @@ def split_names(value: str) -> list[str]:
             raw = f"{parts[1]} {parts[0]}"
         elif len(parts) >= 3:
             raw = f"{parts[2]} {parts[0]} {parts[1]}"
-        name = " ".join(_latex_to_text(raw).replace("{", "").replace("}", "").split())
+        name = " ".join(clean(_latex_to_text(raw)).replace("{", "").replace("}", "").split())
         if name and name.casefold() not in {"others", "et al.", "et al"}:
             names.append(name)
     return names
@@ -146,11 +154,8 @@ def _fields(entry: Any) -> dict[str, str]:
 
 
 def _paper(fields: dict[str, str], name: str) -> Paper:
-    arxiv = ""
-    if fields.get("archiveprefix", "").lower() == "arxiv" or "arxiv" in fields.get(
-        "eprinttype", ""
-    ):
-        arxiv = fields.get("eprint", "")
+    prefix = (fields.get("archiveprefix", "") + fields.get("eprinttype", "")).lower()
+    arxiv = fields.get("eprint", "") if "arxiv" in prefix else ""
     venue = fields.get("booktitle") or fields.get("journal") or fields.get("venue", "")
     return make_record(
         source=name,
@@ -195,7 +200,7 @@ def _quiet_parser_log() -> None:
 
 
 def read(text: str, name: str) -> ReadResult:
-    """Papers from BibTeX; failed and duplicate entries skipped, fields lost to a stray `}` warned."""
+    """Papers from BibTeX; bad entries skipped, fields lost to a stray `}` warned."""
     from bibtexparser.entrypoint import parse_string
     from bibtexparser.model import (
         DuplicateFieldKeyBlock,

@@ -11,6 +11,8 @@ from reader.formats.bibtex import NATIVE_MARKER, encode_note
 
 _MATH = re.compile(r"(\$\$.+?\$\$|\$.+?\$|\\\(.+?\\\)|\\\[.+?\\\])", re.DOTALL)
 _TOKEN = re.compile(r"\\[&%$#_{}]|\\[A-Za-z]+|\\|[&%#_~^${}]")
+_SPECIAL = re.compile(r"[\\&%#_~^${}]")
+_SPLITS_NAME = re.compile(r",|\band\b", re.IGNORECASE)
 _PLAIN = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -31,6 +33,8 @@ _STOP_WORDS = frozenset(
 
 
 def _balanced(text: str) -> bool:
+    if "{" not in text and "}" not in text:
+        return True
     depth = 0
     for match in re.finditer(r"(?<!\\)[{}]", text):
         depth += 1 if match.group(0) == "{" else -1
@@ -43,6 +47,8 @@ def escape(text: str) -> str:
     """`text` as a BibTeX value: & % $ # _ { } ~ ^ \\ escaped in plain text; $math$, TeX
     commands and already-escaped characters (\\%) kept; braces kept only when balanced."""
     text = " ".join(text.split())
+    if not _SPECIAL.search(text):
+        return text
     out: list[str] = []
     for number, part in enumerate(_MATH.split(text)):
         if number % 2 and _balanced(part):
@@ -96,7 +102,7 @@ def unique_keys(papers: Sequence[Paper]) -> list[str]:
 def _author(name: str) -> str:
     escaped = escape(name)
     # A comma or a standalone "and" would split the name: one braced token instead.
-    return "{" + escaped + "}" if re.search(r",|\band\b", name, re.IGNORECASE) else escaped
+    return "{" + escaped + "}" if _SPLITS_NAME.search(name) else escaped
 
 
 def _url(value: str) -> str:

@@ -1,8 +1,7 @@
-"""Shared pieces of the importers: results, errors, decoding and field clean-up."""
+"""Shared pieces of the importers: results, errors, field clean-up and record building."""
 
 from __future__ import annotations
 
-import codecs
 import html
 import re
 import unicodedata
@@ -16,6 +15,8 @@ __all__ = ["FormatError", "ReadResult", "Skipped"]
 
 #: Derived titles are cut at a word boundary before this many characters.
 DERIVED_TITLE_CHARS = 90
+#: Ids hash at most this much of a title or abstract (a hostile 10 MB abstract stays cheap).
+ID_TEXT_CHARS = 20_000
 
 
 class FormatError(Exception):
@@ -40,78 +41,28 @@ class ReadResult:
     native: bool = False
 
 
-# --- bytes -> text -------------------------------------------------------------------------
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def decode(data: bytes, name: str) -> tuple[str, str]:
-    """(text, encoding) of a file's bytes, newlines normalised to "\\n"; FormatError if binary."""
-    if data.startswith(codecs.BOM_UTF8):
-        text, encoding = _decode_utf8(data[3:], name), "utf-8-sig"
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            text, encoding = data.decode("utf-16"), "utf-16"
-        except UnicodeDecodeError:
-            raise FormatError(f"{name}: starts like UTF-16 but is not valid UTF-16") from None
-    else:
-        if b"\x00" in data:
-            raise FormatError(f"{name}: contains NUL bytes: a binary file, not a paper list")
-        try:
-            text, encoding = _decode_utf8(data, name), "utf-8"
-        except UnicodeDecodeError:
-            text, encoding = _decode_legacy(data)
-    if "\x00" in text:
-        raise FormatError(f"{name}: contains NUL characters: a binary file, not a paper list")
-    sample = text[:65536]
-    controls = len(_CONTROL.findall(sample))
-    if controls > max(2, len(sample) // 200):
-        raise FormatError(f"{name}: looks binary ({controls} control characters), not a paper list")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, encoding
-
-
-def _decode_utf8(data: bytes, name: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # A file cut in the middle of its last character is still UTF-8.
-        if exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
-            return data[: exc.start].decode("utf-8") + "\ufffd"
-        raise
-
-
-def _decode_legacy(data: bytes) -> tuple[str, str]:
-    """Windows-1252 when every byte is defined there (the usual non-UTF-8 export), else Latin-1."""
-    try:
-        return data.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
-
-
-def encoding_warning(name: str, encoding: str) -> Skipped | None:
-    if encoding in ("utf-8", "utf-8-sig", "utf-16"):
-        return None
-    label = {"cp1252": "Windows-1252", "latin-1": "Latin-1"}.get(encoding, encoding)
-    return Skipped(name, f"not UTF-8: read as {label} (a guess; check accented letters)")
-
-
 # --- field clean-up ------------------------------------------------------------------------
+
+_BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+_SPACE_CONTROLS = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # vertical tab, form feed...
+_OTHER_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x9f]")
 
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
-def clean(value: object) -> str:
-    """A field value as safe text: str, no lone surrogates, no control characters, NFC."""
+def clean(value: object, *, nfc: bool = True) -> str:
+    """A field value as safe text: str, no lone surrogates, no control characters, NFC.
+
+    `nfc=False` keeps the characters as they are (our own lossless export)."""
     if value is None or isinstance(value, (dict, list, tuple, set)):
         return ""
     text = value if isinstance(value, str) else str(value)
-    if _BAD_CHARS.search(text):
-        text = re.sub(r"[\ud800-\udfff]", "\ufffd", text)
-        text = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", "", text)
-    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+    if not text.isprintable() and _BAD_CHARS.search(text):  # isprintable: a fast first look
+        text = _SURROGATES.sub("\ufffd", text)
+        text = _SPACE_CONTROLS.sub(" ", text)
+        text = _OTHER_CONTROLS.sub("", text)
+    if nfc and not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
 
@@ -123,9 +74,30 @@ def unescape(text: str) -> str:
     return _ENTITY.sub(lambda m: clean(html.unescape(m.group(0))), text)
 
 
+_PLAIN_ASCII_LINE = re.compile(r"[^\x00-\x1f\x7f&\s]+(?: [^\x00-\x1f\x7f&\s]+)*")
+
+
 def one_line(value: object) -> str:
     """Cleaned, entities unescaped, all whitespace (line breaks too) collapsed to single spaces."""
-    return " ".join(unescape(clean(value)).split())
+    if value is None or value == "":
+        return ""
+    if (
+        type(value) is str
+        and len(value) < 200
+        and value.isascii()
+        and _PLAIN_ASCII_LINE.fullmatch(value)
+    ):
+        return value  # the common case (names, titles): already one clean line
+    text = unescape(clean(value))
+    if (  # ASCII with single spaces only (clean dropped other controls): nothing to collapse
+        text.isascii()
+        and "  " not in text
+        and "\n" not in text
+        and "\t" not in text
+        and "\r" not in text
+    ):
+        return text.strip()
+    return " ".join(text.split())
 
 
 _AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
@@ -135,14 +107,13 @@ _ET_AL = {"others", "et al", "et al.", "and others"}
 def split_authors(value: object) -> list[str]:
     """Author names from a list or one string joined by `;`, `,` or ` and `."""
     if isinstance(value, (list, tuple)):
-        parts: Iterable[object] = value
+        names = [one_line(p) for p in value]
     else:
-        text = one_line(value)
+        text = one_line(value)  # whitespace is single already: parts only need stripping
         if ";" in text:
-            parts = text.split(";")
+            names = [p.strip() for p in text.split(";")]
         else:
-            parts = [p for chunk in text.split(",") for p in _AND.split(chunk)]
-    names = (one_line(p) for p in parts)
+            names = [p.strip() for chunk in text.split(",") for p in _AND.split(chunk)]
     return [n for n in names if n and n.casefold() not in _ET_AL]
 
 
@@ -168,6 +139,8 @@ _ARXIV_OLD = re.compile(r"\b([a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
 
 def normalise_doi(value: object) -> str:
     """A bare DOI ("10.1234/abc"), from a DOI, a doi: name or a doi.org link; "" if none."""
+    if not value:
+        return ""
     match = _DOI.search(clean(value))
     return match.group(0).rstrip(".,;") if match else ""
 
@@ -177,7 +150,7 @@ def find_arxiv(value: object, *, bare: bool = True) -> str:
 
     With `bare=False` (URLs, DOIs) the value must mention arXiv, so other numbers never match.
     """
-    text = clean(value)
+    text = clean(value) if value else ""
     if not text or (not bare and "arxiv" not in text.lower()):
         return ""
     match = _ARXIV_NEW.search(text) or _ARXIV_OLD.search(text)
@@ -203,7 +176,7 @@ _COUNTER = re.compile(r"\d{1,6}")
 
 
 def stable_id(value: object) -> str:
-    """The source's own id, unless it is a small counter ("1", "2"...) that collides across files."""
+    """The source's own id, unless a small counter ("1", "2"...) that collides across files."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return ""
     text = one_line(value)
@@ -215,7 +188,7 @@ def make_record(
     source: str,
     source_id: object = "",
     title: object = "",
-    authors: Iterable[object] = (),
+    authors: Iterable[str] = (),
     abstract: object = "",
     venue: object = "",
     year: int | None = None,
@@ -225,7 +198,10 @@ def make_record(
     doi: object = "",
     arxiv: object = "",
 ) -> Paper:
-    """A Paper with every field cleaned and its stable id; ValueError when it has no title/abstract."""
+    """A Paper with every field cleaned and its stable id; ValueError when it has no title/abstract.
+
+    `authors` must be clean already (split_authors and one_line make them so).
+    """
     title_text = one_line(title)
     abstract_text = one_line(abstract)
     doi_text = normalise_doi(doi)
@@ -241,13 +217,13 @@ def make_record(
         source_id=one_line(source_id),
         doi=doi_text,
         arxiv=arxiv_text,
-        title="" if derived else title_text,
-        abstract=abstract_text,
+        title="" if derived else title_text[:ID_TEXT_CHARS],
+        abstract=abstract_text[:ID_TEXT_CHARS],
     )
     return Paper(
         id=paper_id,
         title=title_text,
-        authors=tuple(a for a in (one_line(x) for x in authors) if a),
+        authors=tuple(a for a in authors if a),
         abstract=abstract_text,
         venue=one_line(venue),
         year=year,

@@ -36,6 +36,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "note": ("note", "notes", "comment"),
 }
 
+_EXCEL_SEP = re.compile(r"sep=(.)")
 _NEUTRALISED = re.compile(r"'+[=+\-@\t\r]")
 _READING = {s.value for s in Status}
 
@@ -68,15 +69,24 @@ def _unterminated_quote(text: str, first_line: int) -> bool:
     return text.count('"', start) % 2 == 1
 
 
+def _dialect(text: str) -> tuple[str, str, int]:
+    """(delimiter, text from the header row on, lines dropped before it)."""
+    first, _, rest = text.partition("\n")
+    hint = _EXCEL_SEP.fullmatch(first.strip())
+    if hint:  # Excel's "sep=;" line
+        return hint.group(1), rest, 1
+    return _delimiter(first), text, 0
+
+
 def read(text: str, name: str) -> ReadResult:
     """Papers (and reading status, tags and note as annotations) from a CSV with a header row."""
     if csv.field_size_limit() < len(text) + 1:
-        csv.field_size_limit(
-            len(text) + 1
-        )  # one huge abstract is fine; the file is in memory anyway
-    header_line = text.split("\n", 1)[0]
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(header_line))
+        # One huge abstract is fine: the whole file is in memory anyway.
+        csv.field_size_limit(len(text) + 1)
+    delimiter, text, offset = _dialect(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     result = ReadResult(format="csv")
+    first_line, last_line = 1, 0
     try:
         header = next(reader, [])
         columns = _columns(header)
@@ -84,18 +94,20 @@ def read(text: str, name: str) -> ReadResult:
             shown = ", ".join(h.strip() for h in header[:8])[:120]
             raise FormatError(f"{name}: no title or abstract column in the header row ({shown})")
         total_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-        first_line = last_line = reader.line_num
+        last_line = reader.line_num
         for row in reader:
             first_line, last_line = last_line + 1, reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
             if last_line >= total_lines and _unterminated_quote(text, first_line):
                 raise csv.Error("a quote opened here is never closed")
-            _read_row([restore(c) for c in row], columns, f"{name}:line {first_line}", name, result)
+            place = f"{name}:line {first_line + offset}"
+            _read_row([restore(c) for c in row], columns, place, name, result)
     except csv.Error as exc:
+        line = first_line + offset
         if not result.records:
-            raise FormatError(f"{name}: broken CSV at line {first_line}: {exc}") from None
-        result.skipped.append(Skipped(f"{name}:line {first_line}", f"rest of file ignored: {exc}"))
+            raise FormatError(f"{name}: broken CSV at line {line}: {exc}") from None
+        result.skipped.append(Skipped(f"{name}:line {line}", f"rest of file ignored: {exc}"))
     return result
 
 

@@ -20,19 +20,19 @@ _WINDOWS_RESERVED = frozenset(
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f<>:"/\\|?*\u2028\u2029\ufeff\ud800-\udfff]+')
 
 
+def _tidy(text: str) -> str:
+    name = unicodedata.normalize("NFC", _UNSAFE.sub(" ", text.replace("$", "")))
+    name = re.sub(r"\.{2,}", ".", " ".join(name.split()))[:MAX_NAME_CHARS]
+    while len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        name = name[:-1]
+    # No hidden files, no names read as command-line options; Windows drops trailing dots.
+    return name.lstrip(" .-").rstrip(" .")
+
+
 def safe_file_name(title: str, fallback: str = "paper") -> str:
     """A file name stem safe on Windows, macOS and Linux: no separators, `..`, control or
     reserved characters, no reserved device name (CON, NUL...), at most MAX_NAME_CHARS."""
-    name = unicodedata.normalize("NFC", title)
-    name = _UNSAFE.sub(" ", name.replace("$", ""))
-    name = re.sub(r"\.{2,}", ".", " ".join(name.split()))
-    name = name[:MAX_NAME_CHARS]
-    while len(name.encode("utf-8")) > MAX_NAME_BYTES:
-        name = name[:-1]
-    name = name.strip(" .")  # Windows drops trailing dots and spaces
-    name = name.lstrip(".-")  # no hidden files, no names that read as command-line options
-    if not name:
-        name = _UNSAFE.sub("-", fallback).strip(" .-")[:MAX_NAME_CHARS] or "paper"
+    name = _tidy(title) or _tidy(fallback) or "paper"
     if name.split(".")[0].strip().upper() in _WINDOWS_RESERVED:
         name = "_" + name
     return name

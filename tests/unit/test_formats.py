@@ -49,12 +49,16 @@ def test_importing_formats_loads_no_parser_libraries_and_no_qt() -> None:
     # No work at import time: the heavy parsers load only when a file of theirs is read.
     code = (
         "import sys, reader.formats; "
-        "bad = [m for m in ('bibtexparser', 'rispy', 'pylatexenc', 'PySide6') if m in sys.modules]; "
+        "heavy = ('bibtexparser', 'rispy', 'pylatexenc', 'PySide6'); "
+        "bad = [m for m in heavy if m in sys.modules]; "
         "print(bad)"
     )
     import subprocess
 
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    repo = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo
+    )
     assert out.stdout.strip() == "[]"
 
 
@@ -73,6 +77,8 @@ def test_importing_formats_loads_no_parser_libraries_and_no_qt() -> None:
         ("export", b"Title,Authors,Year\nA,B,2020\n", "csv"),
         ("x.TSV", b"title\tabstract\n", "csv"),
         ("notes", b"[1] A reference list line", "text"),
+        ("list.txt", b'"Title";"Authors"\r\nA;B\r\n', "csv"),
+        ("list.txt", b"Accepted papers, with title and abstract\n\nText.", "text"),
     ],
 )
 def test_detect_format(name: str, head: bytes, expected: str) -> None:
@@ -158,6 +164,16 @@ def test_utf8_cut_inside_last_character(tmp_path: Path) -> None:
     result = read_papers(write(tmp_path, "cut.txt", data))
     assert result.encoding == "utf-8"
     assert result.records[0].abstract.endswith("\ufffd")
+    assert [w.reason for w in result.warnings] == ["file ends mid-character"]
+
+
+def test_mostly_utf8_with_a_stray_byte_stays_utf8(tmp_path: Path) -> None:
+    data = ((ABSTRACT + "\n\n") * 3).encode("utf-8").replace(b"12%", b"12\xb0", 1)
+    result = read_papers(write(tmp_path, "stray.txt", data))
+    assert result.encoding == "utf-8"
+    assert "naïve Bayes for café" in result.records[0].abstract
+    assert "12\ufffd gain" in result.records[0].abstract
+    assert result.warnings[0].reason.startswith("1 invalid UTF-8 byte sequence(s) replaced")
 
 
 # --- export dispatch ------------------------------------------------------------------------
@@ -190,9 +206,35 @@ def test_random_bytes_never_crash(tmp_path: Path, data: bytes, fmt: str | None) 
 
 
 _SYNTAX = st.sampled_from(
-    ["{", "}", "[", "]", '"', ",", ":", "@article{", "TY  - ", "ER  - ", "AU  - ", "=", "\n",
-     "\n\n", "title", "abstract", "\\", "$", "%", "NaN", "null", ";", "\t", "\r\n", "é", "\ud800"]
-)  # fmt: skip
+    [
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        ",",
+        ":",
+        "@article{",
+        "TY  - ",
+        "ER  - ",
+        "AU  - ",
+        "=",
+        "\n",
+        "\n\n",
+        "title",
+        "abstract",
+        "\\",
+        "$",
+        "%",
+        "NaN",
+        "null",
+        ";",
+        "\t",
+        "\r\n",
+        "é",
+        "\ud800",
+    ]
+)
 
 
 @FUZZ

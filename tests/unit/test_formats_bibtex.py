@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import bibtexparser
@@ -14,6 +15,7 @@ from reader.formats import FormatError, export_papers, read_papers
 from reader.formats.bibtex import decode_text, split_names
 from reader.formats.bibtex_export import base_key, escape, unique_keys
 
+DAKD = "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models"
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "formats" / "icml2025_sample.bib"
 
 
@@ -37,15 +39,22 @@ def test_sample_golden() -> None:
         "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models"
     ]
     assert dakd.authors == (
-        "Changyi He", "Yifu Ding", "Jinyang Guo", "Ruihao Gong", "Haotong Qin", "Xianglong Liu",
-    )  # fmt: skip
+        "Changyi He",
+        "Yifu Ding",
+        "Jinyang Guo",
+        "Ruihao Gong",
+        "Haotong Qin",
+        "Xianglong Liu",
+    )
     assert dakd.venue == "Proceedings of the 42nd International Conference on Machine Learning"
     assert dakd.year == 2025
     assert dakd.url == "https://icml.cc/virtual/2025/poster/45516"
     assert dakd.id == make_paper_id(title=dakd.title)  # the same id as the bundled sample's
     assert "\n" not in dakd.abstract and "  " not in dakd.abstract
-    assert dakd.abstract.endswith("by 2% with half training cost and even surpass the "
-                                  "teacher model with 4.7$\\times$ compression.")  # fmt: skip
+    assert dakd.abstract.endswith(
+        "by 2% with half training cost and even surpass the "
+        "teacher model with 4.7$\\times$ compression."
+    )
 
     judge = papers["Investigating Non-Transitivity in LLM-as-a-Judge"]
     assert judge.authors == ("Yi Xu", "Laura Ruis", "Tim Rocktäschel", "Robert Kirk")
@@ -76,7 +85,10 @@ def test_sample_golden() -> None:
         ("{Google DeepMind} and Alice Smith and others", ["Google DeepMind", "Alice Smith"]),
         ("{Barnes and Noble}", ["Barnes and Noble"]),
         ("Alice\n   Smith AND Bob Jones", ["Alice Smith", "Bob Jones"]),
-        (r"M{\"u}ller, J{\"o}rg and Andr{\'e}, Ana and 50\% Person", ["Jörg Müller", "Ana André", "50% Person"]),
+        (
+            r"M{\"u}ller, J{\"o}rg and Andr{\'e}, Ana and 50\% Person",
+            ["Jörg Müller", "Ana André", "50% Person"],
+        ),
     ],
 )
 def test_split_names(value: str, names: list[str]) -> None:
@@ -89,13 +101,16 @@ def test_split_names(value: str, names: list[str]) -> None:
         ("{BERT} for {G}erman", "BERT for German"),
         ("Ro{B}ERTa", "RoBERTa"),
         ("{$K^2$VAE}: fast", "$K^2$VAE: fast"),
-        ("rate $\\Theta\\left(\\frac{1}{\\sqrt{N}}\\right)$ and $H^{1/2}$", "rate $\\Theta\\left(\\frac{1}{\\sqrt{N}}\\right)$ and $H^{1/2}$"),
+        (
+            "rate $\\Theta\\left(\\frac{1}{\\sqrt{N}}\\right)$ and $H^{1/2}$",
+            "rate $\\Theta\\left(\\frac{1}{\\sqrt{N}}\\right)$ and $H^{1/2}$",
+        ),
         ("\\textbf{A}daptive", "\\textbf{A}daptive"),
         ("R\\&D at 5\\% \\#1 a\\_b", "R&D at 5% #1 a_b"),
         ("Caf{\\'e} na\\\"ive", "Café naïve"),
         ("``denoises''", "``denoises''"),
     ],
-)  # fmt: skip
+)
 def test_decode_text(value: str, text: str) -> None:
     assert decode_text(value) == text
 
@@ -110,8 +125,9 @@ def test_stray_brace_loses_fields_with_a_warning(tmp_path: Path) -> None:
     )
     result = read_papers(write(tmp_path, text))
     assert [p.title for p in result.records] == [
-        "Investigating Non-Transitivity in LLM-as-a-Judge", "Fine",
-    ]  # fmt: skip
+        "Investigating Non-Transitivity in LLM-as-a-Judge",
+        "Fine",
+    ]
     assert result.records[0].authors == ()
     (warning,) = result.warnings
     assert warning.place == "entry xu2025judge"
@@ -130,7 +146,9 @@ def test_unbalanced_braces_and_duplicate_keys(tmp_path: Path) -> None:
     assert [p.title for p in result.records] == ["Good", "First"]
     reasons = {s.place: s.reason for s in result.skipped}
     assert reasons["entry broken"].startswith("broken entry (unbalanced braces or quotes?)")
-    assert reasons["entry good"] == "duplicate key 'good' (first used at line 5); this entry ignored"
+    assert (
+        reasons["entry good"] == "duplicate key 'good' (first used at line 5); this entry ignored"
+    )
     assert reasons["entry notitle"] == "no title and no abstract"
     assert [(w.place, w.reason) for w in result.warnings] == [
         ("entry twice", "repeated field title: first kept")
@@ -139,7 +157,9 @@ def test_unbalanced_braces_and_duplicate_keys(tmp_path: Path) -> None:
 
 def test_truncated_file(tmp_path: Path) -> None:
     path = write(tmp_path, "@article{cut,\n  title = {Half a tit", "cut.bib")
-    with pytest.raises(FormatError, match=r"cut\.bib: no papers found as BibTeX: entry cut: broken"):
+    with pytest.raises(
+        FormatError, match=r"cut\.bib: no papers found as BibTeX: entry cut: broken"
+    ):
         read_papers(path)
 
 
@@ -163,14 +183,15 @@ def test_arxiv_and_doi(tmp_path: Path) -> None:
 
 
 def paper(title: str, authors: tuple[str, ...] = ("Changyi He",), **kw: object) -> Paper:
-    return Paper(id=make_paper_id(title=title), title=title, authors=authors, **kw)  # type: ignore[arg-type]
+    pid = make_paper_id(title=title)
+    return Paper(id=pid, title=title, authors=authors, **kw)  # type: ignore[arg-type]
 
 
 def test_keys() -> None:
     dakd = paper("DA-KD: Difficulty-Aware Knowledge Distillation", year=2025)
     assert base_key(dakd) == "he2025dakd"
     assert base_key(paper("$K^2$VAE: A Koopman", ("Xingjian Wu",), year=2025)) == "wu2025k2vae"
-    assert base_key(paper("On the Theory of Rocktäschel", ("Tim Rocktäschel",))) == "rocktascheltheory"
+    assert base_key(paper("On the Theory of It", ("Tim Rocktäschel",))) == "rocktascheltheory"
     assert base_key(paper("The", ())) == "anon"
     assert unique_keys([dakd, dakd, dakd]) == ["he2025dakd", "he2025dakdb", "he2025dakdc"]
 
@@ -178,7 +199,10 @@ def test_keys() -> None:
 @pytest.mark.parametrize(
     ("text", "escaped"),
     [
-        ("R&D at 50% for #1 a_b ~x^2", r"R\&D at 50\% for \#1 a\_b \textasciitilde{}x\textasciicircum{}2"),
+        (
+            "R&D at 50% for #1 a_b ~x^2",
+            r"R\&D at 50\% for \#1 a\_b \textasciitilde{}x\textasciicircum{}2",
+        ),
         ("already 2\\% done", "already 2\\% done"),
         ("math $a_b^{c}$ kept, costs $5", "math $a_b^{c}$ kept, costs \\$5"),
         ("back\\slash \\ end\\", "back\\slash \\textbackslash{} end\\textbackslash{}"),
@@ -186,7 +210,7 @@ def test_keys() -> None:
         ("{balanced} and \\textbf{A}", "{balanced} and \\textbf{A}"),
         ("two\n lines", "two lines"),
     ],
-)  # fmt: skip
+)
 def test_escape(text: str, escaped: str) -> None:
     assert escape(text) == escaped
 
@@ -195,7 +219,7 @@ def test_export_parses_back_with_bibtexparser(tmp_path: Path) -> None:
     items: list[tuple[Paper, Annotation | None]] = [
         (
             paper(
-                "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models",
+                DAKD,
                 abstract="Improves by 2\\% at 4.7$\\times$ compression & 50% less } cost.",
                 venue="ICML 2025",
                 year=2025,
@@ -203,14 +227,30 @@ def test_export_parses_back_with_bibtexparser(tmp_path: Path) -> None:
             ),
             Annotation("x", Status.READ, ("kd", "llm, efficient"), "My {note}\n@article{x,\n\\o/"),
         ),
-        (paper("DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models", year=2025), None),
-        (paper("Investigating Non-Transitivity in LLM-as-a-Judge", ("Tim Rocktäschel", "Smith, Jr.")), None),
-    ]  # fmt: skip
+        (
+            paper(
+                DAKD,
+                year=2025,
+            ),
+            None,
+        ),
+        (
+            paper(
+                "Investigating Non-Transitivity in LLM-as-a-Judge",
+                ("Tim Rocktäschel", "Smith, Jr."),
+            ),
+            None,
+        ),
+    ]
     text = export_papers(items, "bibtex")
     assert isinstance(text, str)
     library = bibtexparser.parse_string(text)
     assert library.failed_blocks == []
-    assert [e.key for e in library.entries] == ["he2025dakd", "he2025dakdb", "rocktaschelinvestigating"]
+    assert [e.key for e in library.entries] == [
+        "he2025dakd",
+        "he2025dakdb",
+        "rocktaschelinvestigating",
+    ]
     assert library.entries[0]["title"] == items[0][0].title
     assert library.entries[0]["keywords"] == "kd, {llm, efficient}"
     assert library.entries[0].entry_type == "inproceedings"
@@ -231,11 +271,15 @@ _WORDS = st.text(
     | st.sampled_from(" .,:;!?()-'\"/&%#_~^"),
     min_size=1,
     max_size=40,
-).map(lambda s: " ".join(s.split()))
+).map(lambda s: " ".join(unicodedata.normalize("NFC", s).split()))
 
 
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     titles=st.lists(_WORDS.filter(lambda s: any(c.isalnum() for c in s)), min_size=1, max_size=4),
     abstract=_WORDS,
@@ -245,11 +289,19 @@ def test_export_reads_back_equal(
     tmp_path: Path, titles: list[str], abstract: str, year: int | None
 ) -> None:
     papers = [
-        Paper(id=make_paper_id(title=t), title=t, authors=("Ada Lovelace",), abstract=abstract,
-              venue="ICML 2025", year=year)
+        Paper(
+            id=make_paper_id(title=t),
+            title=t,
+            authors=("Ada Lovelace",),
+            abstract=abstract,
+            venue="ICML 2025",
+            year=year,
+        )
         for t in titles
-    ]  # fmt: skip
+    ]
     path = write(tmp_path, str(export_papers([(p, None) for p in papers], "bibtex")))
     result = read_papers(path)
     assert result.skipped == []
-    assert result.records == [p.__class__(**{**p.to_dict(), "authors": p.authors, "source": "refs.bib"}) for p in papers]
+    assert result.records == [
+        p.__class__(**{**p.to_dict(), "authors": p.authors, "source": "refs.bib"}) for p in papers
+    ]

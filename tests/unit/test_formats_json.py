@@ -46,8 +46,13 @@ def test_icml2025_list_golden() -> None:
         "Diagnosing Heterogeneous Performance Drift"
     )
     assert first.authors == (
-        "Harvineet Singh", "Fan Xia", "Alexej Gossmann", "Andrew Chuang", "Julian Hong", "Jean Feng",
-    )  # fmt: skip
+        "Harvineet Singh",
+        "Fan Xia",
+        "Alexej Gossmann",
+        "Andrew Chuang",
+        "Julian Hong",
+        "Jean Feng",
+    )
     assert first.presentation == "Poster"
     assert first.track == "main"
     assert first.url == "https://icml.cc/virtual/2025/poster/45315"
@@ -152,7 +157,9 @@ def test_nan_and_infinity(tmp_path: Path) -> None:
 
 def test_escaped_nul_and_lone_surrogates_never_reach_a_record(tmp_path: Path) -> None:
     path = tmp_path / "esc.json"
-    path.write_text('[{"title": "A\\u0000B\\ud800C", "authors": ["\\udfffX"], "abstract": "\\u0007"}]')
+    path.write_text(
+        '[{"title": "A\\u0000B\\ud800C", "authors": ["\\udfffX"], "abstract": "\\u0007"}]'
+    )
     (paper,) = read_papers(path).records
     assert paper.title == "AB\ufffdC"
     assert paper.authors == ("\ufffdX",)
@@ -194,15 +201,20 @@ def sample_items() -> list[tuple[Paper, Annotation | None]]:
         note="# Note\n\n| a | b |\n|---|---|\n\n```py\nx = 1\n```\n",
         highlights=(
             Highlight(
-                id="h1", quote="Koopman", prefix="A ", suffix="-Kalman", color="green",
-                comment="nice", created="2025-07-02T00:00:00+00:00",
+                id="h1",
+                quote="Koopman",
+                prefix="A ",
+                suffix="-Kalman",
+                color="green",
+                comment="nice",
+                created="2025-07-02T00:00:00+00:00",
             ),
-        ),  # fmt: skip
+        ),
         rating=4,
         created="2025-07-01T10:00:00+00:00",
         modified="2025-07-02T00:00:00+00:00",
     )
-    bare = Paper(id="t-1234567890", title="Derived…", abstract="Derived. Text.", title_derived=True)
+    bare = Paper(id="a-12345", title="Derived…", abstract="Derived. Text.", title_derived=True)
     return [(paper, annotation), (bare, None)]
 
 
@@ -219,6 +231,17 @@ def test_json_round_trip_is_lossless(tmp_path: Path) -> None:
     assert result.annotations == [a for _, a in items if a is not None]
     assert result.tag_colours == {"vae": "#ff0000"}
     assert result.skipped == []
+
+
+def test_native_export_is_ascii_and_escaped_controls_are_cleaned(tmp_path: Path) -> None:
+    paper = Paper(id="x", title="Ünïcode — title", abstract="line\u2028sep")
+    text = str(export_papers([(paper, None)], "json"))
+    assert text.isascii()
+    path = tmp_path / "native.json"
+    path.write_text(text.replace("Ü", "\\u0007").replace("\\u00dc", "\\u0007Ü"))
+    (back,) = read_papers(path).records
+    assert back.title == "Ünïcode — title"  # the bell is gone, the rest as written
+    assert back.abstract == "line\u2028sep"
 
 
 def test_empty_native_export_is_a_valid_file(tmp_path: Path) -> None:
@@ -246,8 +269,12 @@ def test_native_bad_items_are_skipped(tmp_path: Path) -> None:
     assert [p.id for p in result.records] == ["a"]
     assert [a.tags for a in result.annotations] == [("one",)]
     assert [s.place for s in result.skipped] == [
-        "item 2", "item 3", "item 4", "annotation 2", "annotation 3",
-    ]  # fmt: skip
+        "item 2",
+        "item 3",
+        "item 4",
+        "annotation 2",
+        "annotation 3",
+    ]
     assert result.tag_colours == {"one": "#00ff00"}
 
 
@@ -274,13 +301,19 @@ _PAPERS = st.builds(
 _HIGHLIGHTS = st.builds(Highlight, id=_ID, quote=_TEXT, comment=_TEXT, color=st.just("yellow"))
 
 
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     papers=st.lists(_PAPERS, max_size=5, unique_by=lambda p: p.id),
     data=st.data(),
 )
-def test_json_export_reads_back_equal(tmp_path: Path, papers: list[Paper], data: st.DataObject) -> None:
+def test_json_export_reads_back_equal(
+    tmp_path: Path, papers: list[Paper], data: st.DataObject
+) -> None:
     items: list[tuple[Paper, Annotation | None]] = []
     for paper in papers:
         annotation = data.draw(

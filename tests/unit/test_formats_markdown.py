@@ -73,7 +73,9 @@ def test_document() -> None:
 
 def test_paper_without_annotation() -> None:
     paper = Paper(id="p", title="Plain", year=None)
-    ((name, document),) = export_papers([(paper, None)], "markdown").items()  # type: ignore[union-attr]
+    files = export_papers([(paper, None)], "markdown")
+    assert isinstance(files, dict)
+    ((name, document),) = files.items()
     assert name == "Plain.md"
     meta = front_matter(document)
     assert (meta["status"], meta["tags"], meta["year"], meta["authors"]) == ("unread", [], None, [])
@@ -83,7 +85,7 @@ def test_paper_without_annotation() -> None:
 @pytest.mark.parametrize(
     ("title", "name"),
     [
-        ("a/b\\c:d*e?f\"g<h>i|j", "a b c d e f g h i j"),
+        ('a/b\\c:d*e?f"g<h>i|j', "a b c d e f g h i j"),
         ("../../etc/passwd", "etc passwd"),
         ("..", "p-1"),
         ("CON", "_CON"),

@@ -74,7 +74,9 @@ def test_seed_text_reimport_changes_nothing() -> None:
 
 def test_paragraphs_lines_and_short_ones(tmp_path: Path) -> None:
     abstract = "We propose a method. It works well on many benchmarks and is simple to implement."
-    text = f"My reading list\n\n{abstract}\n\n\n  \nPage 2\n\n{abstract.replace('method', 'model')}\n"
+    text = (
+        f"My reading list\n\n{abstract}\n\n\n  \nPage 2\n\n{abstract.replace('method', 'model')}\n"
+    )
     path = tmp_path / "list.txt"
     path.write_text(text, encoding="utf-8")
     result = read_papers(path)
@@ -86,7 +88,9 @@ def test_paragraphs_lines_and_short_ones(tmp_path: Path) -> None:
 
 def test_wrapped_abstract_lines_are_joined(tmp_path: Path) -> None:
     path = tmp_path / "wrapped.txt"
-    path.write_text("Line one of an abstract that\n  wraps onto   a second line.\n", encoding="utf-8")
+    path.write_text(
+        "Line one of an abstract that\n  wraps onto   a second line.\n", encoding="utf-8"
+    )
     (paper,) = read_papers(path).records
     assert paper.abstract == "Line one of an abstract that wraps onto a second line."
 
