@@ -86,7 +86,7 @@ def _open(args: argparse.Namespace) -> Library:
         opened = open_library(folder)
     except (StorageError, OSError) as exc:
         raise CliError(f"cannot open library: {exc}") from exc
-    for message in opened.messages:
+    for message in [*opened.notices, *opened.messages]:
         print(message, file=sys.stderr)
     return opened.library
 

@@ -20,14 +20,15 @@ from reader.store.storage import StorageError
 class OpenedLibrary:
     library: Library
     folder: LibraryFolder
-    #: things the user should be told (seeded, recovered a damaged file...)
+    #: problems the user must be told about (a damaged file recovered, read-only...)
     messages: list[str] = field(default_factory=list)
+    #: plain information (a new library was seeded)
+    notices: list[str] = field(default_factory=list)
 
     @property
     def backups(self) -> Backups:
         """Backups of annotations.json: take("close") on close, take_if_due() hourly."""
-        backups: Backups = self.folder.backups
-        return backups
+        return self.folder.backups
 
 
 def sample_papers() -> list[Paper]:
@@ -48,15 +49,16 @@ def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
         raise StorageError(f"{folder}: not a folder")
     store = LibraryFolder(folder)
     messages = recover(store)
+    notices = []
     read_only = store.read_only()
     if read_only:
         messages.append(f"{read_only}. You can read this library, but changes will not be saved.")
     elif seed and store.is_empty():
         papers = sample_papers()
         store.add_papers(papers)
-        messages.append(f"New library in {folder}: added the {len(papers)} papers of the bundled sample.")
+        notices.append(f"New library in {folder}: added the {len(papers)} papers of the bundled sample.")
     if not read_only and ANNOTATIONS_FILE not in store.unreadable:
         messages.extend(migrate(store))
     library = Library(store)
     messages.extend(store.problems)
-    return OpenedLibrary(library, store, messages)
+    return OpenedLibrary(library, store, messages, notices)

@@ -1,0 +1,1 @@
+"""TinyDB files on disk: atomic storage, the library folder, backups, migrations, recovery."""

@@ -6,7 +6,7 @@ import contextlib
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from filelock import FileLock, Timeout
 from tinydb import TinyDB
@@ -30,6 +30,9 @@ LOCK_TIMEOUT_S = 15.0
 # filelock polls a busy lock; its default 50 ms would make every contended save that slow
 LOCK_POLL_S = 0.002
 
+if TYPE_CHECKING:
+    from reader.store.backups import Backups
+
 T = TypeVar("T")
 
 
@@ -40,6 +43,11 @@ def make_lock(folder: Path) -> FileLock:
 
 def run_locked(lock: FileLock, folder: Path, fn: Callable[[], T]) -> T:
     """Run `fn` holding `lock` (the library's); OS errors become StorageError."""
+    lock_path = Path(lock.lock_file)
+    # taking the lock creates its file: not even that in a folder made read-only
+    why = None if lock_path.exists() else read_only_reason(lock_path)
+    if why:
+        raise StorageError(why)
     try:
         with lock:
             return fn()
@@ -102,8 +110,8 @@ class LibraryFolder:
         return self._lock
 
     @property
-    def backups(self) -> Any:
-        """The Backups of this folder, sharing its lock (reader.store.backups.Backups)."""
+    def backups(self) -> Backups:
+        """The Backups of this folder, sharing its lock."""
         from reader.store.backups import Backups
 
         return Backups(self.folder, lock=self._lock)
@@ -118,6 +126,8 @@ class LibraryFolder:
 
     def _remove_stale_temp_files(self) -> list[Path]:
         # Only when nobody holds the lock: a temp file of a live writer looks the same.
+        if read_only_reason(self.folder / LOCK_FILE):
+            return []
         try:
             with self._lock.acquire(timeout=0):
                 removed = remove_stale_temp_files(self.folder)

@@ -101,7 +101,7 @@ def check_writable(path: Path) -> None:
     """Raise StorageError if `path` (or its folder) is read-only: respected, never forced."""
     why = read_only_reason(path)
     if why:
-        raise StorageError(f"{why}; not saved")
+        raise StorageError(why)
 
 
 def _write_replace(path: Path, payload: bytes) -> int:

@@ -18,6 +18,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
@@ -266,7 +267,7 @@ def _writer(folder: Path, name: str, n: int) -> None:
     print("done", flush=True)
 
 
-def run_two_writers(folder: Path, n: int) -> dict[str, object]:
+def run_two_writers(folder: Path, n: int) -> dict[str, Any]:
     """Two real processes, `n` rounds each of three updates; returns what was lost."""
     papers = [
         *synthetic_papers(n, prefix="ownA"),

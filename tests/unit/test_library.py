@@ -1,23 +1,28 @@
 """Library on real TinyDB files: edits, persistence, seeding, two processes."""
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
-from reader.core.library import UnknownPaper
-from reader.core.models import Status
+from reader.core.library import MAX_NOTE_CHARS, MAX_TAG_CHARS, UnknownPaper
+from reader.core.models import Annotation, Highlight, Status
 from reader.opening import open_library
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
+from store_harness import make_library, synthetic_papers
 
 
 def test_empty_folder_is_seeded_with_the_bundled_sample(library_dir):
     opened = open_library(library_dir)
     assert len(opened.library) == 19
-    assert any("bundled sample" in m for m in opened.messages)
+    assert any("bundled sample" in m for m in opened.notices) and opened.messages == []
     titles = {p.title for p in opened.library.papers()}
     assert "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models" in titles
     # reopening does not seed twice
     again = open_library(library_dir)
-    assert len(again.library) == 19 and again.messages == []
+    assert len(again.library) == 19 and again.messages == [] and again.notices == []
 
 
 def test_edits_persist_across_reopen(library, library_dir):
@@ -87,15 +92,6 @@ def test_annotations_file_is_readable_json(library, library_dir):
 
 
 # -- values JSON cannot hold -------------------------------------------------------
-
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
-from store_harness import make_library, synthetic_papers  # noqa: E402
-
-from reader.core.library import MAX_NOTE_CHARS, MAX_TAG_CHARS  # noqa: E402
-from reader.core.models import Annotation, Highlight  # noqa: E402
 
 
 @pytest.fixture
