@@ -21,6 +21,7 @@ from reader.ui.controller import PaperController
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane
 from reader.ui.settings import WindowSettings, WindowState
+from reader.ui.single_instance import InstanceServer, ask_running_instance
 from reader.ui.facets import FacetPanel
 from reader.ui.sidebar import Sidebar
 from reader.ui.tasks import TaskRunner
@@ -30,6 +31,9 @@ from reader.ui.transfer import Transfers
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1500
 SETTINGS_FILE = "window.ini"
+#: a backup of annotations.json at most this often while the window is open
+BACKUP_EVERY_S = 3600
+BACKUP_CHECK_MS = 10 * 60 * 1000
 
 
 @dataclass
@@ -98,11 +102,28 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     poll = QTimer(window, interval=OUTSIDE_CHANGES_POLL_MS)
     poll.timeout.connect(lambda: _refresh(controller))
     poll.start()
+    backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
+    backup_timer.timeout.connect(lambda: _backup(opened, controller, "hourly"))
+    backup_timer.start()
     app = App(window, controller, opened, store, poll)
     window.closing.connect(app.save_state)
-    for message in opened.messages:
-        window.statusBar().showMessage(message, 10_000)
+    window.closing.connect(lambda: _backup(opened, controller, "close"))
+    for notice in opened.notices:
+        window.statusBar().showMessage(notice, 10_000)
+    if opened.messages:
+        window.warn("\n\n".join(opened.messages))
     return app
+
+
+def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> None:
+    """A verified backup of the annotations: on close, and hourly while in use."""
+    try:
+        if when == "close":
+            opened.backups.take("close")
+        else:
+            opened.backups.take_if_due(max_age_s=BACKUP_EVERY_S)
+    except StorageError as exc:
+        controller.save_failed.emit(f"Backup failed: {exc}")
 
 
 def _refresh(controller: PaperController) -> None:
@@ -153,6 +174,10 @@ def install_quit_signals(qapp: QApplication) -> QObject:
 
 def run(folder: Path) -> int:
     qapp = make_qapplication(sys.argv[:1])
+    if ask_running_instance(folder):
+        print(f"paper-reader: already open on {folder}; brought that window to the front",
+              file=sys.stderr)
+        return 0
     try:
         app = build(folder)
     except (StorageError, OSError) as exc:
@@ -163,5 +188,7 @@ def run(folder: Path) -> int:
     qapp.aboutToQuit.connect(app.save_state)
     qapp.commitDataRequest.connect(lambda _manager: app.controller.flush())
     install_quit_signals(qapp)
+    instance = InstanceServer(folder, app.window)
+    instance.activation_requested.connect(app.window.bring_to_front)
     app.window.show()
     return qapp.exec()

@@ -2,18 +2,52 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
-from reader.core.library import Library
+from reader.core.library import Library, SaveFailed
 from reader.core.models import Annotation, Status
 from reader.core.triage import Decision
 
 NOTE_COMMAND_ID = 1001
 
 
-class _SnapshotCommand(QUndoCommand):
+#: called with (message, kept_in_memory) when an edit could not be written
+FailureHandler = Callable[[str, bool], None]
+
+
+class LibraryCommand(QUndoCommand):
+    """An edit through the Library. Qt calls redo/undo from C++, where a Python
+    exception would be lost, so failures go to `on_failure` instead: SaveFailed
+    (kept in memory, retried later) or ValueError (refused, nothing changed)."""
+
+    on_failure: FailureHandler | None = None
+
+    def _guard(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except SaveFailed as exc:
+            if self.on_failure:
+                self.on_failure(str(exc), True)
+        except ValueError as exc:
+            if self.on_failure:
+                self.on_failure(str(exc), False)
+
+    def redo(self) -> None:
+        self._guard(self.apply)
+
+    def undo(self) -> None:
+        self._guard(self.revert)
+
+    def apply(self) -> None:
+        raise NotImplementedError
+
+    def revert(self) -> None:
+        raise NotImplementedError
+
+
+class _SnapshotCommand(LibraryCommand):
     """Edits several annotations; undo puts back what they were before."""
 
     def __init__(self, library: Library, paper_ids: Sequence[str], text: str) -> None:
@@ -22,7 +56,7 @@ class _SnapshotCommand(QUndoCommand):
         self._ids = list(dict.fromkeys(paper_ids))
         self._before: dict[str, Annotation] = {pid: library.annotation(pid) for pid in self._ids}
 
-    def undo(self) -> None:
+    def revert(self) -> None:
         self._library.put_annotations(self._before)
 
 
@@ -33,7 +67,7 @@ class SetStatusCommand(_SnapshotCommand):
         super().__init__(library, paper_ids, f"Mark {what} {status.value}")
         self._status = status
 
-    def redo(self) -> None:
+    def apply(self) -> None:
         self._library.set_status(self._ids, self._status)
 
 
@@ -42,7 +76,7 @@ class AddTagsCommand(_SnapshotCommand):
         super().__init__(library, paper_ids, f"Add tag {', '.join(tags)}")
         self._tags = list(tags)
 
-    def redo(self) -> None:
+    def apply(self) -> None:
         self._library.add_tags(self._ids, self._tags)
 
 
@@ -51,11 +85,11 @@ class RemoveTagsCommand(_SnapshotCommand):
         super().__init__(library, paper_ids, f"Remove tag {', '.join(tags)}")
         self._tags = list(tags)
 
-    def redo(self) -> None:
+    def apply(self) -> None:
         self._library.remove_tags(self._ids, self._tags)
 
 
-class SetNoteCommand(QUndoCommand):
+class SetNoteCommand(LibraryCommand):
     """A note edit. Consecutive saves of one paper's note merge into one step."""
 
     def __init__(self, library: Library, paper_id: str, old: str, new: str) -> None:
@@ -74,10 +108,10 @@ class SetNoteCommand(QUndoCommand):
         self._new = other._new
         return True
 
-    def redo(self) -> None:
+    def apply(self) -> None:
         self._library.set_note(self.paper_id, self._new)
 
-    def undo(self) -> None:
+    def revert(self) -> None:
         self._library.set_note(self.paper_id, self._old)
 
 
@@ -91,7 +125,7 @@ class TriageDecisionCommand(_SnapshotCommand):
         self._decision = decision
         self._other_tags = [d.value for d in others if d.kind == "tag" and d != decision]
 
-    def redo(self) -> None:
+    def apply(self) -> None:
         if self._other_tags:
             self._library.remove_tags(self._ids, self._other_tags)
         if self._decision.kind == "status":

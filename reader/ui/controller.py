@@ -4,16 +4,25 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QUndoStack
 
 from reader.core.index import SearchIndex
 from reader.core.library import Change, Library
 from reader.core.models import Status
-from reader.store.storage import StorageError
-from reader.ui.commands import AddTagsCommand, RemoveTagsCommand, SetNoteCommand, SetStatusCommand
+from reader.ui.commands import (
+    AddTagsCommand,
+    LibraryCommand,
+    RemoveTagsCommand,
+    SetNoteCommand,
+    SetStatusCommand,
+)
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
+
+
+#: how often edits kept in memory after a failed save are retried
+RETRY_SAVE_MS = 5_000
 
 
 class PaperController(QObject):
@@ -21,11 +30,14 @@ class PaperController(QObject):
     into repaints.
 
     Signals:
-        save_failed(str): a change could not be written (the message says why).
+        save_failed(str): a change could not be written (the message says why); if
+            it was kept in memory, it is retried every few seconds.
+        saved_again(): every edit kept in memory has now been written.
         library_changed(object): a reader.core.library.Change, on the GUI thread.
     """
 
     save_failed = Signal(str)
+    saved_again = Signal()
     library_changed = Signal(object)
 
     def __init__(
@@ -51,6 +63,8 @@ class PaperController(QObject):
         pane.tags_added.connect(lambda tags: self.add_tags(tags, [pane.paper_id]))
         pane.tag_removed.connect(lambda tag: self.remove_tags([tag], [pane.paper_id]))
         pane.note_editor.note_committed.connect(self.commit_note)
+        self.retry_timer = QTimer(self, interval=RETRY_SAVE_MS)
+        self.retry_timer.timeout.connect(self.retry_saves)
         self._known_tags()
 
     # -- what the user acts on --------------------------------------------
@@ -72,36 +86,53 @@ class PaperController(QObject):
 
     # -- edits --------------------------------------------------------------
 
-    def _push(self, command: QUndoCommand) -> None:
-        try:
-            self.undo_stack.push(command)
-        except (StorageError, ValueError) as exc:
-            self.save_failed.emit(str(exc))
+    def push(self, command: LibraryCommand) -> None:
+        command.on_failure = self._on_failure
+        self.undo_stack.push(command)
+
+    def _on_failure(self, message: str, kept: bool) -> None:
+        if kept:
+            self.save_failed.emit(f"Not saved yet, kept and retried: {message}")
+            self.retry_timer.start()
+        else:
+            self.save_failed.emit(f"Not saved: {message}")
+
+    def retry_saves(self) -> bool:
+        """Write edits kept in memory after a failed save; True when all are on disk."""
+        if self.library.pending_count() == 0 or self.library.retry_pending():
+            if self.retry_timer.isActive():
+                self.retry_timer.stop()
+                self.saved_again.emit()
+            return True
+        return False
 
     def set_status(self, status: Status, ids: Sequence[str] | None = None) -> None:
         ids = [i for i in (ids if ids is not None else self.target_ids()) if i]
         if ids:
-            self._push(SetStatusCommand(self.library, ids, status))
+            self.push(SetStatusCommand(self.library, ids, status))
 
     def add_tags(self, tags: Sequence[str], ids: Sequence[str] | None = None) -> None:
         ids = [i for i in (ids if ids is not None else self.target_ids()) if i]
         if ids and tags:
-            self._push(AddTagsCommand(self.library, ids, tags))
+            self.push(AddTagsCommand(self.library, ids, tags))
 
     def remove_tags(self, tags: Sequence[str], ids: Sequence[str] | None = None) -> None:
         ids = [i for i in (ids if ids is not None else self.target_ids()) if i]
         if ids and tags:
-            self._push(RemoveTagsCommand(self.library, ids, tags))
+            self.push(RemoveTagsCommand(self.library, ids, tags))
 
     def commit_note(self, paper_id: str, old: str, new: str) -> None:
         if paper_id not in self.library:
             return
-        try:
-            self.undo_stack.push(SetNoteCommand(self.library, paper_id, old, new))
-        except (StorageError, ValueError) as exc:
-            if self.pane.note_editor.paper_id == paper_id:
-                self.pane.note_editor.mark_unsaved(old)
-            self.save_failed.emit(f"Note not saved yet (kept in the editor): {exc}")
+        command = SetNoteCommand(self.library, paper_id, old, new)
+
+        def failed(message: str, kept: bool) -> None:
+            if not kept and self.pane.note_editor.paper_id == paper_id:
+                self.pane.note_editor.mark_unsaved(old)  # refused: the text stays in the editor
+            self._on_failure(message, kept)
+
+        command.on_failure = failed
+        self.undo_stack.push(command)
 
     def flush(self) -> None:
         """Save whatever is typed and not yet saved (quit, close, signals)."""

@@ -62,11 +62,13 @@ class MainWindow(QMainWindow):
         build_menus(self, self.actions)
 
         self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
-        controller.save_failed.connect(lambda msg: self.statusBar().showMessage(msg, 15_000))
+        controller.save_failed.connect(self._save_failed)
+        controller.saved_again.connect(lambda: self.statusBar().showMessage("All edits saved.", 10_000))
         controller.undo_stack.indexChanged.connect(self._after_undo_redo)
         transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         transfers.import_finished.connect(lambda report: show_report(self, report))
-        transfers.import_failed.connect(self._warn)
+        transfers.import_failed.connect(self.warn)
+        self._save_warning: QMessageBox | None = None
         self.setAcceptDrops(True)
         self.statusBar().setSizeGripEnabled(False)
         self.resize(1280, 800)
@@ -117,12 +119,25 @@ class MainWindow(QMainWindow):
         menu = list_context_menu(self.controller, self.actions, pos)
         menu.popup(self.sidebar.view.viewport().mapToGlobal(pos))
 
-    def _warn(self, message: str) -> None:
-        self.statusBar().showMessage(message, 15_000)
+    def warn(self, message: str) -> QMessageBox:
+        """A non-modal warning (the user keeps working) and the same in the status bar."""
+        self.statusBar().showMessage(message.splitlines()[0], 15_000)
         box = QMessageBox(QMessageBox.Icon.Warning, "Paper Reader", message,
                           QMessageBox.StandardButton.Ok, self)
-        box.setWindowModality(Qt.WindowModality.NonModal)
-        box.open()
+        box.setModal(False)  # open() would make it window-modal
+        box.show()
+        return box
+
+    def _save_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 30_000)
+        if self._save_warning is None or not self._save_warning.isVisible():
+            self._save_warning = self.warn(message)
+
+    def bring_to_front(self) -> None:
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
         if dropped_files(event.mimeData()):
@@ -136,5 +151,26 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self.controller.flush()
+        if not self._confirm_unsaved():
+            event.ignore()
+            return
         self.closing.emit()
         super().closeEvent(event)
+
+    def _confirm_unsaved(self) -> bool:
+        """With edits that could not be written, retry; if that fails, ask before
+        discarding them. False keeps the window open."""
+        lib = self.controller.library
+        while not self.controller.retry_saves():
+            answer = QMessageBox.warning(
+                self, "Unsaved edits",
+                f"Edits to {lib.pending_count()} paper(s) could not be saved "
+                "(see the status bar). Retry, or close and lose them?",
+                QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Retry)
+            if answer == QMessageBox.StandardButton.Discard:
+                return True
+            if answer != QMessageBox.StandardButton.Retry:
+                return False
+        return True

@@ -150,8 +150,8 @@ def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
     details = [f"skipped {s.place}: {s.reason}" for s in report.skipped]
     if details:
         box.setDetailedText("\n".join(details))
-    box.setWindowModality(Qt.WindowModality.NonModal)
-    box.open()
+    box.setModal(False)  # open() would make it window-modal
+    box.show()
     return box
 
 

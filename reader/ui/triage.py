@@ -125,7 +125,7 @@ class Triage(QObject):
         pid = self.controller.pane.paper_id
         if not self.active or not pid:
             return
-        self.controller.undo_stack.push(
+        self.controller.push(
             TriageDecisionCommand(self.controller.library, pid, decision, self._decisions))
         self.advance(pid)
 

@@ -76,3 +76,54 @@ def test_real_program_starts_and_quits_on_sigterm(tmp_path):
     listed = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(lib), "list", "--json"],
                             env=env, capture_output=True, text=True, check=True)
     assert len(json.loads(listed.stdout)) == 19
+
+
+def test_sigterm_saves_typed_note(tmp_path):
+    """Type, then SIGTERM the real process before the debounce: the text is saved."""
+    lib = tmp_path / "library"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    child = os.path.join(os.path.dirname(__file__), "..", "helpers", "typing_child.py")
+    proc = subprocess.Popen([sys.executable, child, str(lib), "typed just before SIGTERM"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        pid = proc.stdout.readline().strip()
+        assert pid, proc.communicate(timeout=30)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    from reader.opening import open_library
+
+    assert open_library(lib).library.annotation(pid).note == "typed just before SIGTERM"
+
+
+def test_second_launch_brings_the_first_forward(tmp_path):
+    import socket
+    import tempfile
+
+    from reader.ui.single_instance import server_name
+
+    lib = tmp_path / "library"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    first = subprocess.Popen([sys.executable, "-m", "reader", "--data-dir", str(lib)], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    address = os.path.join(tempfile.gettempdir(), server_name(lib))
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # wait until the first window listens
+            assert first.poll() is None, first.communicate()
+            assert time.monotonic() < deadline, "the first window never listened"
+            with socket.socket(socket.AF_UNIX) as probe:
+                if probe.connect_ex(address) == 0:
+                    break
+            time.sleep(0.1)
+        second = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(lib)], env=env,
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 0
+        assert "already open" in second.stderr
+        assert first.poll() is None  # the first keeps running
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=30)

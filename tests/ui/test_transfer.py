@@ -123,3 +123,12 @@ def test_export_selection_as_bibtex(qtbot, sync_app, tmp_path):
     out = sync_app.window.transfers.export(ids, "bibtex", tmp_path / "out.bib")
     parsed = bibtexparser.parse_string(out.read_text("utf-8"))
     assert len(parsed.entries) == 3
+
+
+def test_import_report_does_not_block_the_window(qtbot, sync_app):
+    sync_app.window.transfers.import_files([SEED_TEXT])
+    boxes = [b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()]
+    assert boxes and not boxes[0].isModal()
+    qtbot.keyClick(sync_app.window.sidebar.view, Qt.Key.Key_J)  # still usable
+    for box in boxes:
+        box.close()
