@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
-import math
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
+    MAX_HIGHLIGHT_CHARS,
+    MAX_NOTE_CHARS,
+    MAX_TAG_CHARS,
+    check_savable,
+    clean_annotation,
+    clean_highlight,
+    clean_tags,
+    clean_text,
+)
 from reader.core.models import Annotation, Highlight, Paper, Status, normalise_tag, normalise_tags
-
-#: The most a note may hold; bigger ones are refused before anything is written.
-#: Every save rewrites annotations.json whole, so one huge note slows every later
-#: save of any paper; a million characters is some 300 printed pages.
-MAX_NOTE_CHARS = 1_000_000
-#: Tags are labels, highlights quote an abstract: anything longer is a mistake.
-MAX_TAG_CHARS = 200
-MAX_HIGHLIGHT_CHARS = 100_000
+from reader.core.prefs import Preferences
 
 _ALL_FIELDS = frozenset({"status", "tags", "note", "highlights", "rating"})
 
@@ -36,6 +36,12 @@ class LibraryStore(Protocol):
         """Durably apply field changes per paper id (None deletes the annotation)."""
 
     def add_papers(self, papers: Sequence[Paper]) -> None: ...
+
+    def load_table(self, name: str) -> dict[str, dict[str, Any]]:
+        """A small table of user data (tag colours, saved searches, preferences)."""
+
+    def write_table(self, name: str, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
+        """Durably set documents of a small table (None deletes one)."""
 
     def reload_annotations(self) -> dict[str, Annotation] | None:
         """The annotations as now on disk if another process changed them, else None."""
@@ -67,72 +73,6 @@ def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-# C0 controls other than tab, newline and carriage return: JSON can hold them, but
-# they are never meant in text and break the files for other tools. The ones that
-# separate things (vertical tab, form feed, separators) become a space.
-_CONTROL = re.compile("[\x00-\x08\x0e-\x1b]")
-_CONTROL_SPACE = re.compile("[\x0b\x0c\x1c-\x1f]")
-
-
-def clean_text(text: str, *, limit: int) -> str:
-    """Text as it may be stored: surrogate pairs joined, lone surrogates replaced
-    by U+FFFD, control characters dropped. Longer than `limit`: ValueError."""
-    if len(text) > limit:
-        raise ValueError(f"text of {len(text):,} characters is over the limit of {limit:,}")
-    if _has_surrogate(text):
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return _CONTROL_SPACE.sub(" ", _CONTROL.sub("", text))
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def clean_tags(tags: Iterable[str]) -> list[str]:
-    return normalise_tags(clean_text(t, limit=MAX_TAG_CHARS) for t in tags)
-
-
-def _clean_highlight(h: Highlight) -> Highlight:
-    def c(text: str) -> str:
-        return clean_text(text, limit=MAX_HIGHLIGHT_CHARS)
-
-    return dataclasses.replace(
-        h, quote=c(h.quote), prefix=c(h.prefix), suffix=c(h.suffix), comment=c(h.comment),
-        color=c(h.color), id=c(h.id), created=c(h.created),
-    )
-
-
-def _clean_rating(rating: object) -> int:
-    if isinstance(rating, bool) or not isinstance(rating, (int, float)):
-        raise ValueError(f"a rating must be a whole number, not {rating!r}")  # noqa: TRY004 (callers catch ValueError for bad input)
-    if not math.isfinite(rating) or rating != int(rating) or abs(rating) > 1_000:
-        raise ValueError(f"a rating must be a small whole number, not {rating!r}")
-    return int(rating)
-
-
-def clean_annotation(ann: Annotation) -> Annotation:
-    """An annotation whose every value can be stored (see clean_text); ValueError if not."""
-    return dataclasses.replace(
-        ann,
-        note=clean_text(ann.note, limit=MAX_NOTE_CHARS),
-        tags=tuple(clean_tags(ann.tags)),
-        highlights=tuple(_clean_highlight(h) for h in ann.highlights),
-        rating=_clean_rating(ann.rating),
-    )
-
-
-def check_savable(value: object) -> None:
-    """Raise ValueError if `value` holds what JSON cannot: lone surrogates, NaN, odd types."""
-    try:
-        json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
-        raise ValueError(f"cannot be saved: {exc}") from None
-
-
 class Library:
     """The papers and what the user wrote about them. Every edit goes through here,
     is written through the store, then announced to listeners."""
@@ -144,6 +84,8 @@ class Library:
         self._listeners: list[Listener] = []
         #: field changes per paper that are in memory but not yet on disk (None: delete)
         self._pending: dict[str, dict[str, Any] | None] = {}
+        #: tag colours, saved searches, preferences (annotations.json, small tables)
+        self.prefs = Preferences(store)
 
     # -- reading ----------------------------------------------------------
 
@@ -217,11 +159,66 @@ class Library:
             {pid: {"tags": tuple(t for t in self.tags(pid) if t.casefold() not in gone)} for pid in paper_ids}
         )
 
+    # -- whole tags -----------------------------------------------------------
+
+    def papers_with_tag(self, tag: str) -> list[str]:
+        """Papers tagged `tag` or one of its children (`tag/...`), case-insensitive."""
+        key = normalise_tag(tag).casefold()
+        return [
+            pid for pid, ann in self._annotations.items()
+            if pid in self._papers
+            and any(t.casefold() == key or t.casefold().startswith(key + "/") for t in ann.tags)
+        ]
+
+    def rename_tag(self, old: str, new: str) -> None:
+        """Rename a tag and its children (`old/x` -> `new/x`) everywhere, as one write.
+        Renaming onto an existing tag merges the two. The colour follows."""
+        old_key, new = normalise_tag(old).casefold(), normalise_tag(new)
+        if not new:
+            raise ValueError("a tag needs a name")
+
+        def renamed(tag: str) -> str:
+            key = tag.casefold()
+            if key == old_key:
+                return new
+            return new + tag[len(old_key):] if key.startswith(old_key + "/") else tag
+
+        self._edit({pid: {"tags": tuple(clean_tags(renamed(t) for t in self.tags(pid)))}
+                    for pid in self.papers_with_tag(old)})
+        colours = self.prefs.tag_colours()
+        moved = {renamed(t): c for t, c in colours.items() if renamed(t) not in colours or t == renamed(t)}
+        if moved != colours:
+            self.set_tag_colours(moved)
+
+    def delete_tag(self, tag: str) -> None:
+        """Remove exactly this tag from every paper (children stay), as one write."""
+        key = normalise_tag(tag).casefold()
+        self._edit({pid: {"tags": tuple(t for t in self.tags(pid) if t.casefold() != key)}
+                    for pid in self.papers_with_tag(tag)})
+        colours = self.prefs.tag_colours()
+        if any(t.casefold() == key for t in colours):
+            self.set_tag_colours({t: c for t, c in colours.items() if t.casefold() != key})
+
+    def tag_colours(self) -> dict[str, str]:
+        return self.prefs.tag_colours()
+
+    def set_tag_colours(self, colours: dict[str, str]) -> None:
+        self.prefs.set_tag_colours(colours)
+        self._announce(Change(frozenset(), frozenset({"prefs"})))
+
+    def save_search(self, name: str, query: str) -> None:
+        self.prefs.save_search(name, query)
+        self._announce(Change(frozenset(), frozenset({"prefs"})))
+
+    def delete_search(self, name: str) -> None:
+        self.prefs.delete_search(name)
+        self._announce(Change(frozenset(), frozenset({"prefs"})))
+
     def set_note(self, paper_id: str, note: str) -> None:
         self._edit({paper_id: {"note": clean_text(note, limit=MAX_NOTE_CHARS)}})
 
     def set_highlights(self, paper_id: str, highlights: Iterable[Highlight]) -> None:
-        self._edit({paper_id: {"highlights": tuple(_clean_highlight(h) for h in highlights)}})
+        self._edit({paper_id: {"highlights": tuple(clean_highlight(h) for h in highlights)}})
 
     def put_annotations(self, annotations: Mapping[str, Annotation]) -> None:
         """Store whole annotations as given, timestamps included (undo, restores)."""
@@ -306,6 +303,9 @@ class Library:
         fresh = self._store.reload_annotations()
         if fresh is None:
             return None
+        before = (self.prefs.tag_colours(), self.prefs.saved_searches())
+        self.prefs.reload()
+        prefs_changed = before != (self.prefs.tag_colours(), self.prefs.saved_searches())
         for pid, values in self._pending.items():
             if values is None:
                 fresh.pop(pid, None)
@@ -318,8 +318,8 @@ class Library:
             if fresh.get(pid) != self._annotations.get(pid)
         }
         self._annotations = fresh
-        if not changed:
+        if not changed and not prefs_changed:
             return None
-        change = Change(frozenset(changed), _ALL_FIELDS)
+        change = Change(frozenset(changed), _ALL_FIELDS | {"prefs"} if prefs_changed else _ALL_FIELDS)
         self._announce(change)
         return change

@@ -216,6 +216,28 @@ class LibraryFolder:
 
         self.locked(lambda: table._update_table(mutate))
 
+    # -- small tables of user data (tag colours, saved searches, preferences) --
+
+    def load_table(self, name: str) -> dict[str, dict[str, Any]]:
+        if ANNOTATIONS_FILE in self.unreadable:
+            return {}
+        docs = self._ann_db.table(name)._read_table()
+        return {str(k): dict(v) for k, v in docs.items() if isinstance(v, dict)}
+
+    def write_table(self, name: str, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
+        """Durably set (or with None, delete) documents of table `name` in annotations.json."""
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        table = self._ann_db.table(name)
+
+        def mutate(docs: dict[str, dict[str, Any]]) -> None:
+            for key, doc in changes.items():
+                if doc is None:
+                    docs.pop(key, None)
+                else:
+                    docs[key] = dict(doc)
+
+        self.locked(lambda: table._update_table(mutate))
+
     # -- whole documents (migrations, recovery) ----------------------------
 
     def read_annotations_document(self) -> dict[str, Any]:

@@ -1,0 +1,85 @@
+"""Values as they may be stored: text cleaned, sizes bounded, JSON-safe."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from collections.abc import Iterable
+
+from reader.core.models import Annotation, Highlight, normalise_tags
+
+#: The most a note may hold; bigger ones are refused before anything is written.
+#: Every save rewrites annotations.json whole, so one huge note slows every later
+#: save of any paper; a million characters is some 300 printed pages.
+MAX_NOTE_CHARS = 1_000_000
+#: Tags are labels, highlights quote an abstract: anything longer is a mistake.
+MAX_TAG_CHARS = 200
+MAX_HIGHLIGHT_CHARS = 100_000
+
+
+# C0 controls other than tab, newline and carriage return: JSON can hold them, but
+# they are never meant in text and break the files for other tools. The ones that
+# separate things (vertical tab, form feed, separators) become a space.
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1b]")
+_CONTROL_SPACE = re.compile("[\x0b\x0c\x1c-\x1f]")
+
+
+def clean_text(text: str, *, limit: int) -> str:
+    """Text as it may be stored: surrogate pairs joined, lone surrogates replaced
+    by U+FFFD, control characters dropped. Longer than `limit`: ValueError."""
+    if len(text) > limit:
+        raise ValueError(f"text of {len(text):,} characters is over the limit of {limit:,}")
+    if _has_surrogate(text):
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return _CONTROL_SPACE.sub(" ", _CONTROL.sub("", text))
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def clean_tags(tags: Iterable[str]) -> list[str]:
+    return normalise_tags(clean_text(t, limit=MAX_TAG_CHARS) for t in tags)
+
+
+def clean_highlight(h: Highlight) -> Highlight:
+    def c(text: str) -> str:
+        return clean_text(text, limit=MAX_HIGHLIGHT_CHARS)
+
+    return dataclasses.replace(
+        h, quote=c(h.quote), prefix=c(h.prefix), suffix=c(h.suffix), comment=c(h.comment),
+        color=c(h.color), id=c(h.id), created=c(h.created),
+    )
+
+
+def clean_rating(rating: object) -> int:
+    if isinstance(rating, bool) or not isinstance(rating, (int, float)):
+        raise ValueError(f"a rating must be a whole number, not {rating!r}")  # noqa: TRY004 (callers catch ValueError for bad input)
+    if not math.isfinite(rating) or rating != int(rating) or abs(rating) > 1_000:
+        raise ValueError(f"a rating must be a small whole number, not {rating!r}")
+    return int(rating)
+
+
+def clean_annotation(ann: Annotation) -> Annotation:
+    """An annotation whose every value can be stored (see clean_text); ValueError if not."""
+    return dataclasses.replace(
+        ann,
+        note=clean_text(ann.note, limit=MAX_NOTE_CHARS),
+        tags=tuple(clean_tags(ann.tags)),
+        highlights=tuple(clean_highlight(h) for h in ann.highlights),
+        rating=clean_rating(ann.rating),
+    )
+
+
+def check_savable(value: object) -> None:
+    """Raise ValueError if `value` holds what JSON cannot: lone surrogates, NaN, odd types."""
+    try:
+        json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        raise ValueError(f"cannot be saved: {exc}") from None
