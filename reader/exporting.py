@@ -17,7 +17,7 @@ def export_text(lib: Library, ids: Sequence[str], fmt: str) -> str:
     """The export as one text (markdown: the files one after another)."""
     from reader.formats import export_papers
 
-    out = export_papers(_items(lib, ids), fmt)
+    out = export_papers(_items(lib, ids), fmt, tag_colours=lib.tag_colours())
     if isinstance(out, dict):
         return "\n".join(f"<!-- {name} -->\n{text}" for name, text in out.items())
     return out
@@ -27,7 +27,7 @@ def export_to(lib: Library, ids: Sequence[str], fmt: str, target: Path) -> Path:
     """Write the export to `target` (a folder for markdown); every file atomic."""
     from reader.formats import export_papers
 
-    out = export_papers(_items(lib, ids), fmt)
+    out = export_papers(_items(lib, ids), fmt, tag_colours=lib.tag_colours())
     if isinstance(out, dict):
         target.mkdir(parents=True, exist_ok=True)
         for name, text in out.items():

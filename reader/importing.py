@@ -49,6 +49,7 @@ class PreparedImport:
     papers: list[Paper]
     annotations: list[Annotation]
     id_map: dict[str, str]
+    tag_colours: dict[str, str] = field(default_factory=dict)
 
 
 def prepare_import(
@@ -66,12 +67,14 @@ def prepare_import(
     report = ImportReport(files=[str(f) for f in files])
     records: list[Paper] = []
     annotations: list[Annotation] = []
+    colours: dict[str, str] = {}
     for n, path in enumerate(files):
         if progress is not None and not progress(n, len(files)):
             raise ImportCancelled()
         result = read_papers(path, fmt)
         records.extend(result.records)
         annotations.extend(result.annotations)
+        colours.update(result.tag_colours)
         report.skipped.extend(result.skipped)
         report.notes.extend(str(w) for w in result.warnings)
     if progress is not None and not progress(len(files), len(files)):
@@ -81,7 +84,7 @@ def prepare_import(
     stamp = now_iso()
     added = [p if p.added else dataclasses.replace(p, added=stamp) for p in plan.added]
     report.added, report.updated, report.unchanged = len(added), len(plan.updated), plan.unchanged
-    return PreparedImport(report, [*added, *plan.updated], annotations, plan.id_map)
+    return PreparedImport(report, [*added, *plan.updated], annotations, plan.id_map, colours)
 
 
 def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
@@ -97,6 +100,10 @@ def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
     if restored:
         lib.put_annotations(restored)
         report.annotations = len(restored)
+    mine = lib.tag_colours()
+    new_colours = {t: c for t, c in prepared.tag_colours.items() if t not in mine}
+    if new_colours:
+        lib.set_tag_colours({**mine, **new_colours})
     return report
 
 

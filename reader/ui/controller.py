@@ -66,6 +66,8 @@ class PaperController(QObject):
         self.retry_timer = QTimer(self, interval=RETRY_SAVE_MS)
         self.retry_timer.timeout.connect(self.retry_saves)
         self._known_tags()
+        self.show_prefs()
+        sidebar.refresh_facets()
 
     # -- what the user acts on --------------------------------------------
 
@@ -141,6 +143,8 @@ class PaperController(QObject):
     # -- library events -----------------------------------------------------
 
     def _on_library_changed(self, change: Change) -> None:
+        if "prefs" in change.fields:
+            self.show_prefs()
         self.index.update(change.paper_ids)
         if "papers" in change.fields:
             self.sidebar.resort()  # new papers take their place in the order
@@ -157,6 +161,16 @@ class PaperController(QObject):
         if pid in change.paper_ids and pid in self.library:
             self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid),
                                  self.sidebar.model.highlight_terms)
+
+    def show_prefs(self) -> None:
+        """Saved searches and tag colours changed (here or in another process)."""
+        prefs = self.library.prefs
+        self.sidebar.saved_searches = prefs.saved_searches()
+        self.sidebar.model.tag_colours = prefs.tag_colours()
+        self.pane.tag_editor.tag_colours = prefs.tag_colours()
+        self.pane.tag_editor.repaint_chips()
+        self.sidebar.view.viewport().update()
+        self.sidebar.schedule_facets()
 
     def _known_tags(self) -> None:
         self.pane.tag_editor.set_known_tags(list(self.library.tag_counts()))

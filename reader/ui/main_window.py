@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
 from reader.ui.commands import TriageDecisionCommand
@@ -14,7 +21,8 @@ from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
 from reader.ui.theme import THEMES, Appearance
 from reader.ui.transfer import Transfers, dropped_files, show_report
-from reader.ui.triage import Triage, TriageBar
+from reader.ui.tag_manager import install_tag_actions
+from reader.ui.triage import TRIAGE_PREF, Triage, TriageBar, parse_decisions, stored_decisions
 
 
 class MainWindow(QMainWindow):
@@ -57,7 +65,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
 
         self.actions: Actions = build_actions(self, controller, transfers)
-        self.triage = Triage(controller, self.triage_bar)
+        self.triage = Triage(controller, self.triage_bar,
+                             stored_decisions(controller.library.prefs.get(TRIAGE_PREF)))
         self._add_window_actions()
         build_menus(self, self.actions)
 
@@ -92,11 +101,51 @@ class MainWindow(QMainWindow):
         add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
         add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
         add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
+        install_tag_actions(self, self.controller, self.actions)
+        add("save_search", "&Save Search as Smart List…", ["Ctrl+S"], self.save_search, menu="&Go")
+        add("delete_search", "&Delete Smart List…", [], self.delete_search, menu="&Go")
+        add("triage_setup", "Triage &Keys…", [], self.configure_triage, menu="&Go")
         add("triage", "&Triage Mode", ["Ctrl+Shift+T"], self.triage.toggle, menu="&Go")
         self.actions.by_name["triage"].setCheckable(True)
         self.triage.mode_changed.connect(self.actions.by_name["triage"].setChecked)
         add("palette", "Command &Palette…", ["Ctrl+K", "Ctrl+Shift+P"], self.show_palette, menu="&Help")
         add("cheatsheet", "&Keyboard Shortcuts", ["?", "Shift+?", "F1"], self.show_cheatsheet, menu="&Help")
+
+    def save_search(self) -> None:
+        query = self.sidebar.query_text()
+        if not query:
+            self.statusBar().showMessage("Type a search or choose facets first.", 8_000)
+            return
+        name, ok = QInputDialog.getText(self, "Save search", f"Name for “{query}”:")
+        if ok and name.strip():
+            try:
+                self.controller.library.save_search(name, query)
+            except (ValueError, OSError) as exc:
+                self.warn(f"Smart list not saved: {exc}")
+
+    def delete_search(self) -> None:
+        names = sorted(self.controller.library.prefs.saved_searches(), key=str.casefold)
+        if not names:
+            return
+        name, ok = QInputDialog.getItem(self, "Delete smart list", "Smart list:", names, 0, False)
+        if ok and name:
+            self.controller.library.delete_search(name)
+
+    def configure_triage(self) -> None:
+        current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in self.triage.decisions)
+        text, ok = QInputDialog.getMultiLineText(
+            self, "Triage keys",
+            "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
+            current)
+        if not ok:
+            return
+        try:
+            decisions = parse_decisions(text)
+            self.controller.library.prefs.set(TRIAGE_PREF, [d.to_dict() for d in decisions])
+        except (ValueError, OSError) as exc:
+            self.warn(f"Triage keys not changed: {exc}")
+            return
+        self.triage.set_decisions(decisions)
 
     def show_palette(self) -> CommandPalette:
         palette = CommandPalette([a for a in self.actions.all() if a.isEnabled()], self)

@@ -55,6 +55,8 @@ class PaperListModel(QAbstractListModel):
         self._rows: dict[str, int] = {}
         #: the search's words, marked in the titles the delegate paints
         self.highlight_terms: tuple[str, ...] = ()
+        #: tag -> "#rrggbb" for the chips
+        self.tag_colours: dict[str, str] = {}
 
     # -- Qt interface -----------------------------------------------------
 
@@ -157,7 +159,8 @@ class PaperDelegate(QStyledItemDelegate):
         painter.drawText(QRect(text_left, rect.top() + line, width, line), Qt.AlignmentFlag.AlignLeft,
                          authors)
         self._paint_tags(painter, option, index.data(PaperListModel.TagsRole),
-                         QRect(text_left, rect.top() + 2 * line, width, line), selected)
+                         QRect(text_left, rect.top() + 2 * line, width, line), selected,
+                         getattr(model, "tag_colours", {}))
         painter.restore()
 
     @staticmethod
@@ -178,7 +181,7 @@ class PaperDelegate(QStyledItemDelegate):
 
     @staticmethod
     def _paint_tags(painter: QPainter, option: QStyleOptionViewItem, tags: list[str], rect: QRect,
-                    selected: bool) -> None:
+                    selected: bool, colours: dict[str, str]) -> None:
         if not tags:
             return
         font = QFont(option.font)
@@ -196,7 +199,12 @@ class PaperDelegate(QStyledItemDelegate):
                 break
             chip = QRect(x, rect.top() + 1, w, rect.height() - 2)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(chip_bg)
+            if tag in colours:
+                colour = QColor(colours[tag])
+                colour.setAlpha(110 if not selected else 170)
+                painter.setBrush(colour)
+            else:
+                painter.setBrush(chip_bg)
             painter.drawRoundedRect(chip, 4, 4)
             painter.setPen(option.palette.color(
                 QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text))

@@ -26,6 +26,8 @@ class TagEditor(QWidget):
         super().__init__(parent)
         self._tags: list[str] = []
         self._chips: list[QToolButton] = []
+        #: tag -> "#rrggbb"
+        self.tag_colours: dict[str, str] = {}
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(4)
@@ -69,6 +71,14 @@ class TagEditor(QWidget):
             chip.installEventFilter(self)
             self._layout.insertWidget(pos, chip)
             self._chips.append(chip)
+        self.repaint_chips()
+
+    def repaint_chips(self) -> None:
+        for tag, chip in zip(self._tags, self._chips):
+            colour = self.tag_colours.get(tag)
+            # the colour is validated (#rrggbb) before it is stored
+            chip.setStyleSheet(f"QToolButton#tagChip {{ border-color: {colour}; border-width: 2px; }}"
+                               if colour else "")
 
     def set_known_tags(self, tags: Sequence[str]) -> None:
         self._completion_model.setStringList(sorted(tags, key=str.casefold))

@@ -13,6 +13,43 @@ from reader.ui.commands import TriageDecisionCommand
 from reader.ui.controller import PaperController
 
 
+TRIAGE_PREF = "triage_decisions"
+
+
+def stored_decisions(data: object) -> list[Decision]:
+    """The decisions kept in the library's preferences, or the defaults."""
+    if isinstance(data, list):
+        try:
+            decisions = [Decision.from_dict(d) for d in data if isinstance(d, dict)]
+        except ValueError:
+            decisions = []
+        if decisions:
+            return decisions
+    return list(DEFAULT_DECISIONS)
+
+
+def parse_decisions(text: str) -> list[Decision]:
+    """Lines of `KEY tag|status VALUE LABEL`; ValueError naming the bad line."""
+    decisions = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        parts = line.split(maxsplit=3)
+        if not parts:
+            continue
+        if len(parts) < 3 or len(parts[0]) != 1:
+            raise ValueError(f"line {n}: expected KEY tag|status VALUE LABEL, got {line!r}")
+        key, kind, value = parts[:3]
+        label = parts[3] if len(parts) > 3 else value
+        try:
+            decisions.append(Decision.from_dict({"key": key, "kind": kind, "value": value,
+                                                 "label": label}))
+        except ValueError as exc:
+            raise ValueError(f"line {n}: {exc}") from None
+    keys = [d.key.casefold() for d in decisions]
+    if not decisions or len(set(keys)) != len(keys):
+        raise ValueError("give at least one decision, each with its own key")
+    return decisions
+
+
 class TriageBar(QWidget):
     """The strip above the reader pane in triage mode: progress and decision buttons."""
 

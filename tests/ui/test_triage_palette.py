@@ -62,7 +62,7 @@ def test_opening_a_paper_never_marks_it_read(qtbot, app):
     assert all(app.controller.library.status(p) is Status.UNREAD for p in w.sidebar.model.ids())
 
 
-@pytest.mark.parametrize("query, best", [("mkr", "Mark Read"), ("prev", "Previous Paper"), ("triage", "Triage Mode"),
+@pytest.mark.parametrize("query, best", [("mkr", "Mark Read"), ("prev", "Previous Paper"), ("triage mode", "Triage Mode"),
                                          ("exp sel", "Export Selection")])
 def test_palette_fuzzy_matches_and_runs(qtbot, app, query, best):
     palette = app.window.show_palette()

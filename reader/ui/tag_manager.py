@@ -1,0 +1,213 @@
+"""Tag management: rename (onto an existing tag merges), delete, colour; Alt+1…9 toggles."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QColorDialog,
+    QDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.core.library import Library
+from reader.ui.commands import _SnapshotCommand
+from reader.ui.controller import PaperController
+
+MAX_COLOURED = 9
+TAG_ROLE = Qt.ItemDataRole.UserRole + 20
+
+
+class RenameTagCommand(_SnapshotCommand):
+    def __init__(self, library: Library, old: str, new: str) -> None:
+        super().__init__(library, library.papers_with_tag(old), f"Rename tag {old} to {new}")
+        self._old, self._new = old, new
+        self._colours = dict(library.tag_colours())
+
+    def apply(self) -> None:
+        self._library.rename_tag(self._old, self._new)
+
+    def revert(self) -> None:
+        super().revert()
+        self._library.set_tag_colours(self._colours)
+
+
+class DeleteTagCommand(_SnapshotCommand):
+    def __init__(self, library: Library, tag: str) -> None:
+        super().__init__(library, library.papers_with_tag(tag), f"Delete tag {tag}")
+        self._tag = tag
+        self._colours = dict(library.tag_colours())
+
+    def apply(self) -> None:
+        self._library.delete_tag(self._tag)
+
+    def revert(self) -> None:
+        super().revert()
+        self._library.set_tag_colours(self._colours)
+
+
+def coloured_tags(library: Library) -> list[str]:
+    """The tags Alt+1…Alt+9 toggle: those with a colour, in the order they got it."""
+    return list(library.tag_colours())[:MAX_COLOURED]
+
+
+def toggle_coloured_tag(controller: PaperController, number: int) -> None:
+    """Alt+N: add the N-th coloured tag to the selection, or remove it if all have it."""
+    tags = coloured_tags(controller.library)
+    ids = controller.target_ids()
+    if not ids or not 1 <= number <= len(tags):
+        return
+    tag = tags[number - 1]
+    lib = controller.library
+    if all(tag.casefold() in (t.casefold() for t in lib.tags(pid)) for pid in ids):
+        controller.remove_tags([tag], ids)
+    else:
+        controller.add_tags([tag], ids)
+
+
+class TagManager(QDialog):
+    """Every tag with its count and colour; rename, delete and colour them."""
+
+    def __init__(self, controller: PaperController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Manage tags")
+        self.setAccessibleName("Manage tags")
+        self.controller = controller
+        self.model = QStandardItemModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.setAccessibleName("Tags")
+        buttons = QHBoxLayout()
+        self.rename_button = QPushButton("&Rename…", self)
+        self.delete_button = QPushButton("&Delete", self)
+        self.colour_button = QPushButton("&Colour…", self)
+        self.clear_colour_button = QPushButton("&No Colour", self)
+        for b in (self.rename_button, self.delete_button, self.colour_button, self.clear_colour_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        close = QPushButton("Close", self)
+        close.clicked.connect(self.accept)
+        buttons.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+        self.rename_button.clicked.connect(self.rename)
+        self.delete_button.clicked.connect(self.delete)
+        self.colour_button.clicked.connect(self.choose_colour)
+        self.clear_colour_button.clicked.connect(lambda: self._set_colour(None))
+        controller.library_changed.connect(lambda _change: self.refresh())
+        # the dialog is not modal; Ctrl+Z here undoes like in the main window
+        for keys, slot in ((QKeySequence.StandardKey.Undo, controller.undo_stack.undo),
+                           (QKeySequence.StandardKey.Redo, controller.undo_stack.redo)):
+            QShortcut(QKeySequence(keys), self, activated=slot)
+        self.refresh()
+        self.resize(520, 420)
+
+    def refresh(self) -> None:
+        current = self.current_tag()
+        lib = self.controller.library
+        counts = lib.tag_counts()
+        colours = lib.tag_colours()
+        order = coloured_tags(lib)
+        self.model.clear()
+        self.model.setHorizontalHeaderLabels(["Tag", "Papers", "Colour", "Key"])
+        for tag in sorted(set(counts) | set(colours), key=str.casefold):
+            name = QStandardItem(tag)
+            name.setData(tag, TAG_ROLE)
+            swatch = QStandardItem(colours.get(tag, ""))
+            if tag in colours:
+                swatch.setBackground(QColor(colours[tag]))
+            key = f"Alt+{order.index(tag) + 1}" if tag in order else ""
+            self.model.appendRow([name, QStandardItem(f"{counts.get(tag, 0):,}"), swatch,
+                                  QStandardItem(key)])
+        self.table.resizeColumnsToContents()
+        if current:
+            self.select(current)
+
+    def select(self, tag: str) -> bool:
+        for row in range(self.model.rowCount()):
+            if self.model.item(row, 0).data(TAG_ROLE) == tag:
+                self.table.selectRow(row)
+                return True
+        return False
+
+    def current_tag(self) -> str:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return str(rows[0].data(TAG_ROLE)) if rows else ""
+
+    def rename(self) -> None:
+        tag = self.current_tag()
+        if not tag:
+            return
+        new, ok = QInputDialog.getText(self, "Rename tag", f"New name for “{tag}”:", text=tag)
+        new = new.strip()
+        if not ok or not new or new == tag:
+            return
+        if new.casefold() in (t.casefold() for t in self.controller.library.tag_counts()):
+            answer = QMessageBox.question(self, "Merge tags",
+                                          f"“{new}” exists already. Merge “{tag}” into it?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.controller.push(RenameTagCommand(self.controller.library, tag, new))
+        self.select(new)
+
+    def delete(self) -> None:
+        tag = self.current_tag()
+        if not tag:
+            return
+        n = len(self.controller.library.papers_with_tag(tag))
+        answer = QMessageBox.question(self, "Delete tag",
+                                      f"Remove “{tag}” from {n} paper(s)? (Ctrl+Z undoes.)")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.controller.push(DeleteTagCommand(self.controller.library, tag))
+
+    def choose_colour(self) -> None:
+        tag = self.current_tag()
+        if not tag:
+            return
+        start = QColor(self.controller.library.tag_colours().get(tag, "#4a90d9"))
+        colour = QColorDialog.getColor(start, self, f"Colour for “{tag}”")
+        if colour.isValid():
+            self._set_colour(colour.name())
+
+    def _set_colour(self, colour: str | None) -> None:
+        tag = self.current_tag()
+        if not tag:
+            return
+        colours = dict(self.controller.library.tag_colours())
+        if colour is None:
+            colours.pop(tag, None)
+        elif tag not in colours and len(colours) >= MAX_COLOURED:
+            QMessageBox.information(self, "Tag colours", f"At most {MAX_COLOURED} tags have colours.")
+            return
+        else:
+            colours[tag] = colour
+        self.controller.library.set_tag_colours(colours)
+
+
+def tag_colour_map(library: Library) -> dict[str, str]:
+    return dict(library.tag_colours())
+
+
+def install_tag_actions(window: QWidget, controller: PaperController, actions: object,
+                        numbers: Sequence[int] = range(1, MAX_COLOURED + 1)) -> None:
+    """Alt+1…Alt+9 and Paper → Manage Tags…"""
+    add = actions.add  # type: ignore[attr-defined]
+    for n in numbers:
+        add(f"toggle_tag_{n}", f"Toggle Coloured Tag {n}", [f"Alt+{n}"],
+            lambda n=n: toggle_coloured_tag(controller, n))
+    add("manage_tags", "&Manage Tags…", ["Ctrl+Shift+G"],
+        lambda: TagManager(controller, window).show(), menu="&Paper")
