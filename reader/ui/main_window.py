@@ -13,8 +13,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.ui import highlights, note_links
 from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
 from reader.ui.commands import TriageDecisionCommand
+from reader.ui.highlight_list import HighlightPalette
 from reader.ui.controller import PaperController
 from reader.ui.palette import CheatSheet, CommandPalette
 from reader.ui.reader_view import ReaderPane
@@ -23,6 +25,9 @@ from reader.ui.theme import THEMES, Appearance
 from reader.ui.transfer import Transfers, dropped_files, show_report
 from reader.ui.tag_manager import install_tag_actions
 from reader.ui.triage import TRIAGE_PREF, Triage, TriageBar, parse_decisions, stored_decisions
+
+
+HIGHLIGHT_NAMES_PREF = "highlight_names"
 
 
 class MainWindow(QMainWindow):
@@ -69,6 +74,14 @@ class MainWindow(QMainWindow):
                              stored_decisions(controller.library.prefs.get(TRIAGE_PREF)))
         self._add_window_actions()
         build_menus(self, self.actions)
+        prefs = controller.library.prefs
+        palette = HighlightPalette(prefs.get(HIGHLIGHT_NAMES_PREF) or [])
+        palette.renamed.connect(lambda names: prefs.set(HIGHLIGHT_NAMES_PREF, list(names)))
+        highlights.install(self, palette)
+        note_links.install(self)
+        controller.library_changed.connect(
+            lambda change: "prefs" in change.fields
+            and palette.set_names(prefs.get(HIGHLIGHT_NAMES_PREF) or []))
 
         self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
         controller.save_failed.connect(self._save_failed)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontDatabase, QKeyEvent
+from PySide6.QtWidgets import QCompleter, QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from reader.render import note_html
 from reader.ui.browser import SafeBrowser
@@ -17,6 +17,26 @@ th, td { border: 1px solid #9aa0a6; padding: 3px 8px; }
 pre, code { font-family: monospace; }
 pre { background: rgba(127, 127, 127, 0.12); padding: 6px; }
 """
+
+#: keys an open completion popup handles itself (choose, dismiss)
+_POPUP_KEYS = frozenset({Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab,
+                         Qt.Key.Key_Backtab})
+
+
+class NoteTextEdit(QPlainTextEdit):
+    """The note's text. While `completer`'s popup is open, the keys that choose or
+    dismiss a completion are left to it (they would otherwise type or move focus)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.completer: QCompleter | None = None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        popup = self.completer.popup() if self.completer else None
+        if popup is not None and popup.isVisible() and event.key() in _POPUP_KEYS:
+            event.ignore()
+            return
+        super().keyPressEvent(event)
 
 
 class NoteEditor(QWidget):
@@ -36,7 +56,7 @@ class NoteEditor(QWidget):
         super().__init__(parent)
         self._paper_id = ""
         self._saved = ""
-        self.editor = QPlainTextEdit(self)
+        self.editor = NoteTextEdit(self)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setPlaceholderText("Your notes in Markdown: **bold**, lists, tables, $math$…")
         self.editor.setAccessibleName("Note editor")

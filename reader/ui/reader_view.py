@@ -1,5 +1,5 @@
 """The reader pane: the paper (title, authors, venue, link, abstract), its status,
-tags and note; an empty state when nothing is selected."""
+tags, note and highlights; an empty state when nothing is selected."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import html
 from typing import Sequence
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat
+from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QSplitter,
     QStackedWidget,
     QTextBrowser,
@@ -26,6 +27,7 @@ from reader.core.models import Annotation, Paper, Status
 from reader.core.text import plain
 from reader.render import abstract_html, title_html
 from reader.ui.browser import ReadingBrowser
+from reader.ui.highlight_list import MARK_ALPHA, HighlightPalette, HighlightPanel
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
 
@@ -36,7 +38,9 @@ EMPTY_STATE = """
 <div align="center" style="margin-top: 48px">
 <p style="font-size: x-large">Select a paper to read its abstract</p>
 <p>↑/↓ or <b>j</b>/<b>k</b> move · <b>1</b> <b>2</b> <b>3</b> mark unread / reading / read<br>
-<b>t</b> add a tag · <b>n</b> write a note · <b>/</b> or <b>Ctrl+F</b> search · <b>Ctrl+Z</b> undo</p>
+<b>t</b> add a tag · <b>n</b> write a note · <b>/</b> or <b>Ctrl+F</b> search · <b>Ctrl+Z</b> undo<br>
+in the abstract: select text, then <b>1</b>–<b>4</b> highlight · <b>h</b> colours ·
+<b>c</b> comment</p>
 </div>
 """
 
@@ -67,12 +71,18 @@ class ReaderPane(QStackedWidget):
     Signals:
         status_chosen(object): a Status picked with the status buttons.
         tags_added(list), tag_removed(str): from the tag editor.
-    The note editor is `note_editor` (its note_committed signal carries saves).
+        paper_shown(str): a paper (its id; "" for none) was shown or re-shown.
+        browser_menu_requested(QMenu, int): the abstract's context menu is about to
+            open (document position under the mouse): add entries to it.
+    The note editor is `note_editor` (its note_committed signal carries saves); the
+    highlights are listed by `highlight_panel`; `backlinks` says which notes link here.
     """
 
     status_chosen = Signal(object)
     tags_added = Signal(list)
     tag_removed = Signal(str)
+    paper_shown = Signal(str)
+    browser_menu_requested = Signal(QMenu, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -88,6 +98,9 @@ class ReaderPane(QStackedWidget):
         self.browser.setObjectName("abstract")
         self.browser.setAccessibleName("Abstract")
         self.browser.document().setDocumentMargin(18)
+        # a caret and Shift+arrows, so text can be chosen for a highlight without a mouse
+        self.browser.setTextInteractionFlags(
+            self.browser.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.browser.customContextMenuRequested.connect(self._browser_menu)
         self._paper: Paper | None = None
@@ -114,12 +127,23 @@ class ReaderPane(QStackedWidget):
         status_row.addWidget(QLabel("Tags:", page))
         status_row.addWidget(self.tag_editor, 1)
 
+        self.backlinks = QLabel(page)
+        self.backlinks.setObjectName("backlinks")
+        self.backlinks.setTextFormat(Qt.TextFormat.RichText)
+        self.backlinks.setOpenExternalLinks(False)
+        self.backlinks.setWordWrap(True)
+        self.backlinks.setAccessibleName("Notes linking here")
+        self.backlinks.hide()
         self.note_editor = NoteEditor(page)
+        self.highlight_panel = HighlightPanel(HighlightPalette(parent=self), page)
+        self.highlight_panel.highlight_chosen.connect(self.show_highlight)
         lower = QWidget(page)
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(8, 4, 8, 8)
         lower_layout.addLayout(status_row)
+        lower_layout.addWidget(self.backlinks)
         lower_layout.addWidget(self.note_editor, 1)
+        lower_layout.addWidget(self.highlight_panel)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, page)
         self.splitter.addWidget(self.browser)
@@ -143,22 +167,26 @@ class ReaderPane(QStackedWidget):
         """Show `paper` (None: the empty state). Unsaved note text goes to the
         paper it was typed for before anything else changes."""
         self.note_editor.flush()
-        self._paper = paper
+        before, self._paper = self._paper, paper
         if paper is None or annotation is None:
             self._paper_id = ""
             self.note_editor.set_paper("", "")
+            self.highlight_panel.set_highlights((), "")
             self.setCurrentWidget(self.empty)
+            self.paper_shown.emit("")
             return
         changed = paper.id != self._paper_id
         self._paper_id = paper.id
-        if changed:
+        if changed or paper != before:  # another paper, or this one re-imported
             self.browser.setHtml(paper_html(paper))
+        if changed:
             self.note_editor.set_paper(paper.id, annotation.note)
         else:
             self.note_editor.show_saved(annotation.note)
         self.show_annotation(annotation)
         self.mark_terms(terms)
         self.setCurrentWidget(self._page)
+        self.paper_shown.emit(paper.id)
 
     def mark_terms(self, terms: Sequence[str]) -> None:
         """Mark where the search's words occur in the title and abstract."""
@@ -181,8 +209,37 @@ class ReaderPane(QStackedWidget):
         self.browser.setExtraSelections([*self._search_marks, *self.extra_marks()])
 
     def extra_marks(self) -> list[QTextEdit.ExtraSelection]:
-        """Other marks drawn over the abstract (highlights); none by default."""
-        return []
+        """The paper's highlights, drawn over the abstract in their colours."""
+        marks = []
+        palette = self.highlight_panel.highlight_palette
+        doc = self.browser.document()
+        for row in self.highlight_panel.model.rows():
+            if row.span is None:
+                continue
+            color = palette.color_of(row.highlight.color)
+            color.setAlpha(MARK_ALPHA)
+            mark = QTextEdit.ExtraSelection()
+            mark.cursor = QTextCursor(doc)
+            mark.cursor.setPosition(row.span[0])
+            mark.cursor.setPosition(row.span[1], QTextCursor.MoveMode.KeepAnchor)
+            mark.format = QTextCharFormat()
+            mark.format.setBackground(color)
+            marks.append(mark)
+        return marks
+
+    def show_highlight(self, highlight_id: str) -> None:
+        """Scroll the abstract to a highlight and put the cursor at its start."""
+        row = self.highlight_panel.model.row_of(highlight_id)
+        span = self.highlight_panel.model.rows()[row].span if row >= 0 else None
+        if span is None:
+            return
+        cursor = QTextCursor(self.browser.document())
+        cursor.setPosition(span[1])
+        self.browser.setTextCursor(cursor)
+        self.browser.ensureCursorVisible()  # the end first, so the whole quote shows
+        cursor.setPosition(span[0])
+        self.browser.setTextCursor(cursor)
+        self.browser.ensureCursorVisible()
 
     def _browser_menu(self, pos: QPoint) -> None:
         menu = self.browser.createStandardContextMenu(pos)
@@ -193,8 +250,11 @@ class ReaderPane(QStackedWidget):
             menu.addAction("Copy Abstract as Text", lambda: clipboard.setText(plain(paper.abstract)))
             menu.addAction("Copy Abstract as LaTeX Source", lambda: clipboard.setText(paper.abstract))
             menu.addAction("Copy Title as LaTeX Source", lambda: clipboard.setText(paper.title))
+            self.browser_menu_requested.emit(menu, self.browser.cursorForPosition(pos).position())
         menu.popup(self.browser.viewport().mapToGlobal(pos))
 
     def show_annotation(self, annotation: Annotation) -> None:
         self.status_buttons.button(list(Status).index(annotation.status) + 1).setChecked(True)
         self.tag_editor.set_tags(annotation.tags)
+        text = self.browser.toPlainText() if annotation.highlights else ""
+        self.highlight_panel.set_highlights(annotation.highlights, text)

@@ -1,0 +1,178 @@
+"""Links between papers in notes: which titles a note links to, which notes link to a
+paper, and finding papers by (part of) their title, fast at 100k papers."""
+
+from __future__ import annotations
+
+import re
+import time
+from bisect import bisect_right
+from typing import Callable, Iterable
+
+from reader.core.index import with_symbols
+from reader.core.library import Library
+from reader.core.models import Paper, normalise_title
+from reader.core.text import plain, search_key
+
+#: the most titles the completion popup offers
+MAX_MATCHES = 50
+#: titles keyed per step of TitleCatalogue.warm() (about 4 ms)
+CHUNK = 1_000
+#: a link as reader.render.notes renders it: [[Title]] or [[Title|label]]
+WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,300})(?:\|[^\[\]\n]{0,300})?\]\]")
+#: titles plain() could change; the rest are their own plain text
+_TEX_HINT = re.compile(r"[$\\{}*`~]|''")
+_WORD = re.compile(r"\w+")
+_NEWLINE = re.compile(b"\n")
+
+
+def plain_title(title: str) -> str:
+    """A title as shown and linked: plain text on one line."""
+    return " ".join((plain(title) if _TEX_HINT.search(title) else title).split())
+
+
+def link_key(title: str) -> str:
+    """What a link and a title are matched by: case, accents, punctuation ignored."""
+    return normalise_title(title)
+
+
+def linked_keys(note: str) -> frozenset[str]:
+    """The link keys of every `[[Title]]` in a note."""
+    if "[[" not in note:
+        return frozenset()
+    return frozenset(link_key(m.group(1)) for m in WIKI_LINK.finditer(note))
+
+
+class TitleCatalogue:
+    """Every paper's title, for completion and for finding a linked paper.
+
+    The titles' search keys are one byte string searched with bytes.find (a few ms
+    at 100k papers). Building it costs about 4 µs a paper, so `warm()` does it a
+    slice at a time while the window is idle; first use finishes whatever is left.
+    plain() costs up to a millisecond on a TeX title: it runs only on titles offered
+    or compared."""
+
+    def __init__(self, library: Library) -> None:
+        self._library = library
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """The papers changed: build again."""
+        self._papers: list[Paper] | None = None
+        self._done = 0
+        self._parts: list[bytes] = []
+        self._starts: list[int] = []
+        self._size = 0
+        self._haystack: bytes | None = None
+        self._by_title: dict[str, str] = {}
+        self._plain: dict[int, str] = {}
+
+    def warm(self, seconds: float | None = None) -> bool:
+        """Build for about `seconds` (None: to the end); True once built."""
+        if self._haystack is not None:
+            return True
+        papers = self._papers = self._library.papers() if self._papers is None else self._papers
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        while self._done < len(papers):
+            chunk = papers[self._done:self._done + CHUNK]
+            titles = [p.title if "\n" not in p.title else " ".join(p.title.split()) for p in chunk]
+            # the TeX source and its symbols: "theta" and "Θ" both match $\Theta$
+            lines = [with_symbols(t) if "$" in t or "\\" in t else t for t in titles]
+            key = search_key("\n".join(lines)).encode("utf-8", "surrogatepass")
+            self._starts.append(self._size)
+            self._starts.extend(self._size + m.end() for m in _NEWLINE.finditer(key))
+            self._size += len(key) + 1
+            self._parts.append(key)
+            for title, paper in zip(titles, chunk):
+                self._by_title.setdefault(title, paper.id)
+            self._done += len(chunk)
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+        self._haystack = b"\n".join(self._parts)
+        self._parts = []
+        return True
+
+    def _build(self) -> list[Paper]:
+        self.warm()
+        assert self._papers is not None
+        return self._papers
+
+    def _title(self, i: int) -> str:
+        if i not in self._plain:
+            self._plain[i] = plain_title(self._build()[i].title)
+        return self._plain[i]
+
+    def _hits(self, text: str, limit: int | None = None) -> list[int]:
+        """Indexes of the papers whose title key contains `text`'s, in library order."""
+        needle = search_key(text).encode("utf-8", "surrogatepass")
+        hits: list[int] = []
+        haystack = self._haystack or b""
+        pos = haystack.find(needle)
+        while pos >= 0 and (limit is None or len(hits) < limit):
+            i = bisect_right(self._starts, pos) - 1
+            hits.append(i)
+            if i + 1 >= len(self._starts):
+                break
+            pos = haystack.find(needle, self._starts[i + 1])
+        return hits
+
+    def matches(self, text: str, limit: int = MAX_MATCHES) -> list[str]:
+        """Up to `limit` distinct titles containing `text` (case and accents ignored),
+        those starting with it first."""
+        self._build()
+        needle = search_key(" ".join(text.split()))
+        found = dict.fromkeys(self._title(i) for i in self._hits(needle, limit))
+        return sorted(found, key=lambda t: not search_key(t).startswith(needle))
+
+    def find(self, title: str) -> str:
+        """The id of the paper with this title: exact first, then ignoring case,
+        accents and punctuation; "" if none."""
+        papers = self._build()
+        title = " ".join(title.split())
+        if title in self._by_title:
+            return self._by_title[title]
+        key = link_key(title)
+        words = set(_WORD.findall(search_key(title)))
+        if not key or not words:
+            return ""
+        # compare only the titles holding its rarest word
+        haystack = self._haystack or b""
+        rarest = min(words, key=lambda w: (haystack.count(w.encode()), -len(w)))
+        for i in self._hits(rarest):
+            if link_key(papers[i].title) == key or link_key(self._title(i)) == key:
+                return papers[i].id
+        return ""
+
+
+class Backlinks:
+    """Which notes link to which titles: the notes read on first use (`noted` names
+    the papers that have one), then only the notes that changed."""
+
+    def __init__(self, library: Library, noted: Callable[[], Iterable[str]] | None = None) -> None:
+        self._library = library
+        self._noted = noted or library.paper_ids
+        self._links: dict[str, frozenset[str]] | None = None
+
+    def _all(self) -> dict[str, frozenset[str]]:
+        if self._links is None:
+            self._links = {}
+            self.update(self._noted())
+        return self._links
+
+    def update(self, paper_ids: Iterable[str]) -> None:
+        """Re-read these papers' notes (they changed); nothing before first use."""
+        if self._links is None:
+            return
+        for pid in paper_ids:
+            keys = linked_keys(self._library.annotation(pid).note) if pid in self._library else None
+            if keys:
+                self._links[pid] = keys
+            else:
+                self._links.pop(pid, None)
+
+    def sources(self, paper: Paper) -> list[str]:
+        """Ids of the other papers whose notes link to `paper`."""
+        links = self._all()
+        if not links:
+            return []
+        keys = {link_key(paper.title), link_key(plain_title(paper.title))}
+        return [src for src, linked in links.items() if src != paper.id and linked & keys]
