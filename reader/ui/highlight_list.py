@@ -192,7 +192,7 @@ class HighlightPanel(QWidget):
         self.view.setAccessibleName("Highlights")
         self.view.setWordWrap(True)
         self.view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
-        self.view.setMaximumHeight(150)
+        self.view.setMaximumHeight(110)  # the note keeps most of the room
         self.view.setToolTip("Delete removes a highlight · Return or double-click comments on it")
         label.setBuddy(self.view)
         layout = QVBoxLayout(self)

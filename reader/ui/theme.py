@@ -77,6 +77,9 @@ class Appearance(QObject):
         mode = self.effective()
         palette = dark_palette() if mode == "dark" else self._app.style().standardPalette()
         self._app.setPalette(palette)
+        # widgets styled by the app's style sheet keep their old palette until it
+        # is applied again
+        self._app.setStyleSheet(self._app.styleSheet())
         self.theme_applied.emit(mode)
 
     def _follow_system(self) -> None:

@@ -9,10 +9,18 @@ def window_lightness():
     return QApplication.palette().color(QPalette.ColorRole.Window).lightness()
 
 
+def base_lightness(widget):
+    return widget.palette().color(QPalette.ColorRole.Base).lightness()
+
+
 def test_dark_theme_override_and_back(qtbot, make_app):
     app = make_app()
     app.window.actions.theme_dark.trigger()
     assert window_lightness() < 80
+    QApplication.processEvents()
+    # the widgets themselves follow, not only the application palette
+    assert base_lightness(app.window.sidebar.view) < 80
+    assert base_lightness(app.window.pane.browser) < 80
     assert app.window.actions.theme_dark.isChecked()
     app.window.actions.theme_light.trigger()
     assert window_lightness() > 180

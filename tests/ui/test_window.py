@@ -248,11 +248,11 @@ def test_jk_navigation(qtbot, app):
 def test_window_state_restored(qtbot, make_app):
     app = make_app()
     pid = click_row(qtbot, app, 11)
-    app.window.resize(640, 480)  # the offscreen screen is 800x600
+    app.window.resize(760, 560)  # the offscreen screen is 800x600
     app.window.close()
     again = make_app()
     assert again.window.pane.paper_id == pid
-    assert again.window.size().width() == 640
+    assert again.window.size().width() == 760
 
 
 def test_outside_change_is_picked_up(qtbot, app, tmp_path):
