@@ -56,9 +56,14 @@ class Paper:
     added: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["authors"] = list(self.authors)
-        return data
+        # written out rather than dataclasses.asdict(): imports call this 100,000 times
+        return {
+            "id": self.id, "title": self.title, "authors": list(self.authors),
+            "abstract": self.abstract, "venue": self.venue, "year": self.year, "url": self.url,
+            "presentation": self.presentation, "track": self.track, "doi": self.doi,
+            "arxiv": self.arxiv, "source": self.source, "title_derived": self.title_derived,
+            "added": self.added,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Paper":
@@ -206,6 +211,8 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 def normalise_title(title: str) -> str:
     """A title reduced for matching: accents, case, punctuation and spacing ignored."""
+    if title.isascii():  # the common case, without the per-character loop
+        return _NON_WORD.sub(" ", title.lower()).strip()
     decomposed = unicodedata.normalize("NFKD", title)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _NON_WORD.sub(" ", stripped.casefold()).strip()

@@ -79,3 +79,23 @@ def test_other_process_prefs_are_picked_up(library, library_dir):
     change = library.refresh()
     assert change is not None and "prefs" in change.fields
     assert library.prefs.saved_searches() == {"Mine": "tag:x"}
+
+
+def test_paper_to_dict_has_every_field():
+    import dataclasses
+
+    from reader.core.models import Paper
+
+    paper = Paper("x", "T", ("A", "B"), year=2025, title_derived=True)
+    assert set(paper.to_dict()) == {f.name for f in dataclasses.fields(Paper)}
+    assert Paper.from_dict(paper.to_dict()) == paper
+
+
+def test_normalise_title_ascii_fast_path_agrees():
+    from reader.core.models import normalise_title
+
+    for title in ["Hello, World!", "A_b-C  d", "x__y", "  Tabs\tand\nlines  "]:
+        # a trailing non-ASCII word sends the same title down the general path
+        general = normalise_title(title + " é")
+        assert general.endswith(" e")
+        assert normalise_title(title) == general[:-2]
