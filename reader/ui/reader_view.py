@@ -45,6 +45,11 @@ in the abstract: select text, then <b>1</b>–<b>4</b> highlight · <b>h</b> col
 """
 
 
+#: longer abstracts are shown cut (a 10 MB one took 9 s to lay out)
+MAX_SHOWN_ABSTRACT = 50_000
+MAX_SHOWN_AUTHORS = 200
+
+
 def paper_html(paper: Paper) -> str:
     """The header and abstract of a paper as a safe HTML fragment."""
     year = str(paper.year or "")
@@ -53,8 +58,18 @@ def paper_html(paper: Paper) -> str:
     meta = [html.escape(x) for x in (paper.venue, year, paper.presentation) if x]
     if paper.url.lower().startswith(("http://", "https://")):
         meta.append(f'<a href="{html.escape(paper.url, quote=True)}">Paper page ↗</a>')
-    authors = html.escape(", ".join(paper.authors)) or "<i>Unknown authors</i>"
-    abstract = abstract_html(paper.abstract) if paper.abstract.strip() else "<p><i>No abstract.</i></p>"
+    authors = html.escape(", ".join(paper.authors[:MAX_SHOWN_AUTHORS]))
+    if len(paper.authors) > MAX_SHOWN_AUTHORS:
+        authors += f" and {len(paper.authors) - MAX_SHOWN_AUTHORS:,} more"
+    authors = authors or "<i>Unknown authors</i>"
+    text = paper.abstract
+    if len(text) > MAX_SHOWN_ABSTRACT:
+        # laying out megabytes freezes the window for seconds: show the start only
+        abstract = (abstract_html(text[:MAX_SHOWN_ABSTRACT])
+                    + f"<p><i>… the abstract goes on for {len(text) - MAX_SHOWN_ABSTRACT:,} more "
+                    "characters (right-click → Copy Abstract for all of it).</i></p>")
+    else:
+        abstract = abstract_html(text) if text.strip() else "<p><i>No abstract.</i></p>"
     derived = ' <span style="color: gray; font-size: small">(title derived from abstract)</span>' \
         if paper.title_derived else ""
     return (

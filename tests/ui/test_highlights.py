@@ -305,3 +305,13 @@ def test_colour_names_are_kept_in_the_library(qtbot, make_app, monkeypatch):
     app.window.close()
     again = make_app()
     assert again.window.highlighter.palette.names()[0] == "finding"
+
+
+def test_highlight_model_passes_qt_model_tester(qtmodeltester):
+    from reader.core.models import Highlight
+    from reader.ui.highlight_list import HighlightModel, HighlightPalette, HighlightRow
+
+    model = HighlightModel(HighlightPalette())
+    model.set_rows([HighlightRow(Highlight("a", "quote one", color="yellow", comment="c"), (0, 9)),
+                    HighlightRow(Highlight("b", "gone", color="blue"), None)])
+    qtmodeltester.check(model, force_py=True)

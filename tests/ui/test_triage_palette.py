@@ -101,3 +101,17 @@ def test_fuzzy_score():
     assert fuzzy_score("mr", "Mark Read") > fuzzy_score("mr", "Import Files…")
     assert fuzzy_score("xyz", "Mark Read") is None
     assert fuzzy_score("", "anything") == 0
+
+
+def test_palette_model_passes_qt_model_tester(qtmodeltester, app):
+    palette = app.window.show_palette()
+    qtmodeltester.check(palette.model, force_py=True)
+    palette.model.set_filter("mark")
+    qtmodeltester.check(palette.model, force_py=True)
+    palette.close()
+
+
+def test_facet_model_passes_qt_model_tester(qtmodeltester, app):
+    app.controller.library.add_tags(app.window.sidebar.model.ids()[:2], ["a/b", "c"])
+    app.window.sidebar.refresh_facets()
+    qtmodeltester.check(app.window.sidebar.facets.model(), force_py=True)
