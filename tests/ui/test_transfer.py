@@ -88,8 +88,13 @@ def test_drop_files_onto_window_imports_them(qtbot, sync_app, tmp_path):
     mime.setUrls([QUrl.fromLocalFile(str(bib))])
     reports = []
     sync_app.window.transfers.import_finished.connect(reports.append)
-    enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                            Qt.KeyboardModifier.NoModifier)
+    import warnings
+
+    with warnings.catch_warnings():
+        # PySide6 6.12 offers only this (deprecated) constructor; 6.11 has QPointF too
+        warnings.simplefilter("ignore", DeprecationWarning)
+        enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime,
+                                Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(sync_app.window, enter)
     assert enter.isAccepted()
     event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
