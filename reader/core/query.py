@@ -4,44 +4,163 @@
     tag:rl  -tag:skip           tags (a parent tag matches its children: tag:method
                                 matches method/diffusion)
     status:unread               reading status
-    author:bengio venue:icml    fields
+    author:bengio venue:icml    fields (title:... looks in the title only)
     year:2025 year:>=2023       years, with < <= > >= and ranges 2020..2023
-    has:note has:tags has:highlights
+    has:note has:tags has:highlights has:abstract
     a OR b, (a OR b) c          alternatives and grouping; a leading - negates
 
 Bad syntax never raises: the query falls back to plain words and says so.
+A parsed Query holds both a syntax tree (for reader.core.index, which evaluates
+it over whole sets of papers) and a predicate over one Record (the reference).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Union
 
 from reader.core.text import search_key
 
 
 class Record(Protocol):
-    """What a query looks at for one paper (see reader.core.index)."""
+    """What a query looks at for one paper (see reader.core.index.make_record)."""
 
-    text: str  # search_key of title, authors, abstract (source and plain forms), note
+    #: search keys of authors, title, abstract (source and TeX symbols), tags, note, highlights
+    text: str
+    title: str
     authors: str
     venue: str
     year: int | None
     status: str
-    tags: tuple[str, ...]  # casefolded
+    tags: tuple[str, ...]  # search keys
     has: frozenset[str]
 
 
 Predicate = Callable[[Record], bool]
 
-_TOKEN = re.compile(r'\s*(?:(\()|(\))|(-?)([a-zA-Z]+):("[^"]*"|[^\s()"]+)|(-?)"([^"]*)"|(-?)([^\s()"]+))')
+_TOKEN = re.compile(
+    r'\s*(?:(\()|(\))|(-?)([a-zA-Z]+):("[^"]*"|[^\s()"]+)|(-?)"([^"]*)"|(-?)([^\s()"]+))'
+)
 _YEAR = re.compile(r"^(<=|>=|<|>|=)?(\d{1,4})$|^(\d{1,4})\.\.(\d{1,4})$")
 FIELDS = ("tag", "status", "author", "venue", "year", "has", "title")
+HAS = ("note", "tags", "highlights", "abstract")
 
 
 class QuerySyntaxError(ValueError):
     pass
+
+
+# -- the syntax tree ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """`key` (a search key, never empty, no line breaks) occurs in the record's text."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """name:value. `key` is the value's search key; years are the range lo..hi
+    (None: open); for has:, `key` is one of HAS or "" (matches nothing)."""
+
+    name: str
+    key: str
+    lo: int | None = None
+    hi: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    node: Node
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    nodes: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    nodes: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Everything:
+    """A word with no searchable characters ("-", "*"): matches every paper."""
+
+
+Node = Union[Text, Field, Not, And, Or, Everything]
+
+
+def text_key(word: str) -> str:
+    """The search key of a query word or phrase: whitespace runs become one space,
+    so that no key spans a line break of the record's text."""
+    return " ".join(search_key(" ".join(word.split())).split())
+
+
+def _field(name: str, value: str) -> Field:
+    value = value.strip('"')
+    key = search_key(value)
+    if name == "has":
+        variants = (key, key.rstrip("s") + "s", key.rstrip("s"))
+        return Field(name, next((h for h in HAS if h in variants), ""))
+    if name == "year":
+        m = _YEAR.match(value)
+        if not m:
+            raise QuerySyntaxError(f"year:{value} is not a year")
+        if m.group(3):
+            return Field(name, key, int(m.group(3)), int(m.group(4)))
+        op, year = m.group(1) or "=", int(m.group(2))
+        lo, hi = {"=": (year, year), "<": (None, year - 1), "<=": (None, year),
+                  ">": (year + 1, None), ">=": (year, None)}[op]
+        return Field(name, key, lo, hi)
+    if name in ("tag", "status", "author", "venue", "title"):
+        return Field(name, key)
+    raise QuerySyntaxError(f"unknown field {name}:")
+
+
+# -- the reference: one record at a time ------------------------------------------
+
+
+def field_matches(node: Field, r: Record) -> bool:
+    name, key = node.name, node.key
+    if name == "tag":
+        return any(t == key or t.startswith(key + "/") for t in r.tags)
+    if name == "status":
+        return r.status == key
+    if name == "author":
+        return key in r.authors
+    if name == "venue":
+        return key in r.venue
+    if name == "title":
+        return key in r.title
+    if name == "has":
+        return key in r.has
+    if name == "year":
+        return r.year is not None and (node.lo is None or node.lo <= r.year) and (
+            node.hi is None or r.year <= node.hi)
+    return False
+
+
+def compile_node(node: Node) -> Predicate:
+    """The predicate of `node` over one Record."""
+    if isinstance(node, Text):
+        key = node.key
+        return lambda r: key in r.text
+    if isinstance(node, Field):
+        return lambda r: field_matches(node, r)
+    if isinstance(node, Not):
+        inner = compile_node(node.node)
+        return lambda r: not inner(r)
+    if isinstance(node, (And, Or)):
+        parts = [compile_node(n) for n in node.nodes]
+        if isinstance(node, And):
+            return lambda r: all(p(r) for p in parts)
+        return lambda r: any(p(r) for p in parts)
+    return lambda r: True
 
 
 @dataclass(frozen=True)
@@ -53,6 +172,8 @@ class Query:
     warning: str = ""
     #: the plain words and phrases, for highlighting matches
     terms: tuple[str, ...] = ()
+    #: the syntax tree (None: the empty query, which matches everything)
+    tree: Node | None = None
 
     def matches(self, record: Record) -> bool:
         return self.predicate is None or self.predicate(record)
@@ -62,59 +183,11 @@ class Query:
         return self.predicate is None
 
 
-def _contains(term: str) -> Predicate:
-    return lambda r: term in r.text
+# -- parsing ------------------------------------------------------------------------
 
 
-def _field(name: str, value: str) -> Predicate:
-    value = value.strip('"')
-    key = search_key(value)
-    if name == "tag":
-        return lambda r: any(t == key or t.startswith(key + "/") for t in r.tags)
-    if name == "status":
-        return lambda r: r.status == key
-    if name == "author":
-        return lambda r: key in r.authors
-    if name == "venue":
-        return lambda r: key in r.venue
-    if name == "title":
-        return lambda r: key in r.text
-    if name == "has":
-        return lambda r: key in r.has or (key.rstrip("s") + "s") in r.has or key.rstrip("s") in r.has
-    if name == "year":
-        m = _YEAR.match(value)
-        if not m:
-            raise QuerySyntaxError(f"year:{value} is not a year")
-        if m.group(3):
-            lo, hi = int(m.group(3)), int(m.group(4))
-            return lambda r: r.year is not None and lo <= r.year <= hi
-        op, year = m.group(1) or "=", int(m.group(2))
-        compare: dict[str, Callable[[int], bool]] = {
-            "=": lambda y: y == year,
-            "<": lambda y: y < year,
-            "<=": lambda y: y <= year,
-            ">": lambda y: y > year,
-            ">=": lambda y: y >= year,
-        }
-        test = compare[op]
-        return lambda r: r.year is not None and test(r.year)
-    raise QuerySyntaxError(f"unknown field {name}:")
-
-
-def _negate(p: Predicate) -> Predicate:
-    return lambda r: not p(r)
-
-
-def _all(ps: list[Predicate]) -> Predicate:
-    if len(ps) == 1:
-        return ps[0]
-    return lambda r: all(p(r) for p in ps)
-
-
-def _any(ps: list[Predicate]) -> Predicate:
-    if len(ps) == 1:
-        return ps[0]
-    return lambda r: any(p(r) for p in ps)
+def _and(nodes: list[Node]) -> Node:
+    return nodes[0] if len(nodes) == 1 else And(tuple(nodes))
 
 
 class _Parser:
@@ -152,33 +225,33 @@ class _Parser:
                 tokens.append(("word", wneg, word))
         return tokens
 
-    def parse(self) -> Predicate | None:
+    def parse(self) -> Node | None:
         if not self.tokens:
             return None
-        pred = self._or()
+        node = self._or()
         if self.pos != len(self.tokens):
             raise QuerySyntaxError("unbalanced parenthesis")
-        return pred
+        return node
 
     def _peek(self) -> tuple[str, ...] | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
 
-    def _or(self) -> Predicate:
+    def _or(self) -> Node:
         alternatives = [self._and()]
         while (tok := self._peek()) and tok[0] == "OR":
             self.pos += 1
             alternatives.append(self._and())
-        return _any(alternatives)
+        return alternatives[0] if len(alternatives) == 1 else Or(tuple(alternatives))
 
-    def _and(self) -> Predicate:
-        parts: list[Predicate] = []
+    def _and(self) -> Node:
+        parts: list[Node] = []
         while (tok := self._peek()) and tok[0] not in ("OR", ")"):
             parts.append(self._atom())
         if not parts:
             raise QuerySyntaxError("empty expression")
-        return _all(parts)
+        return _and(parts)
 
-    def _atom(self) -> Predicate:
+    def _atom(self) -> Node:
         tok = self.tokens[self.pos]
         self.pos += 1
         if tok[0] == "(":
@@ -189,35 +262,35 @@ class _Parser:
             return inner
         if tok[0] == "field":
             _, neg, name, value = tok
-            pred = _field(name, value)
-            return _negate(pred) if neg else pred
+            node: Node = _field(name, value)
+            return Not(node) if neg else node
         if tok[0] == "word":
             _, neg, word = tok
-            key = search_key(word)
+            key = text_key(word)
             if not key:
-                return lambda r: True
+                return Everything()
             if not neg:
                 self.terms.append(word)
-            pred = _contains(key)
-            return _negate(pred) if neg else pred
+            return Not(Text(key)) if neg else Text(key)
         raise QuerySyntaxError(f"unexpected {tok[0]}")
 
 
-def _plain_words(text: str) -> tuple[Predicate | None, tuple[str, ...]]:
+def _plain_words(text: str) -> tuple[Node | None, tuple[str, ...]]:
     words = [w for w in re.split(r"[\s()\"]+", text) if w and w != "OR"]
-    keys = [search_key(w) for w in words]
-    keys = [k for k in keys if k]
+    keys = [k for k in (text_key(w) for w in words) if k]
     if not keys:
         return None, ()
-    return _all([_contains(k) for k in keys]), tuple(words)
+    return _and([Text(k) for k in keys]), tuple(words)
 
 
 def parse(text: str) -> Query:
     """Parse `text`; never raises."""
     try:
         parser = _Parser(text)
-        predicate = parser.parse()
-        return Query(text, predicate, terms=tuple(parser.terms))
+        tree = parser.parse()
+        terms, warning = tuple(parser.terms), ""
     except (QuerySyntaxError, RecursionError) as exc:
-        predicate, terms = _plain_words(text)
-        return Query(text, predicate, warning=f"Searching plain words: {exc}", terms=terms)
+        tree, terms = _plain_words(text)
+        warning = f"Searching plain words: {exc}"
+    predicate = None if tree is None else compile_node(tree)
+    return Query(text, predicate, warning, terms, tree)

@@ -88,3 +88,40 @@ def test_bad_syntax_falls_back_to_plain_words(text, expected):
 
 def test_terms_for_highlighting():
     assert parse('diffusion "flow matching" -skip tag:x').terms == ("diffusion", "flow matching")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("title:rocktaschel", ["flow"]),  # title: looks in the title only
+        ("title:plain", []),  # ... not in the abstract
+        ('title:"without flow"', ["diff"]),
+        ("has:abstract", ["diff", "flow", "kd"]),
+        ("-has:abstract", []),
+        ("has:nothing", []),
+        ('"flow   matching "', ["flow"]),  # whitespace in a phrase is one space
+        ('"  "', ["diff", "flow", "kd"]),  # nothing searchable: everything
+        ("-", ["kd"]),  # a hyphen is searched like any character (DA-KD)
+        ("year:>2023", ["kd"]),
+        ("year:<=2021", ["diff"]),
+    ],
+)
+def test_more_fields(text, expected):
+    assert matching(text) == expected
+
+
+def test_the_syntax_tree():
+    from reader.core.query import And, Everything, Field, Not, Or, Text
+
+    assert parse("").tree is None
+    assert parse("Diffusion").tree == Text("diffusion")
+    assert parse('a -b OR (c tag:X/Y) "Flow  Matching"').tree == Or((
+        And((Text("a"), Not(Text("b")))),
+        And((And((Text("c"), Field("tag", "x/y"))), Text("flow matching"))),
+    ))
+    assert parse("year:2020..2023").tree == Field("year", "2020..2023", 2020, 2023)
+    assert parse("year:>=2024").tree == Field("year", ">=2024", 2024, None)
+    assert parse("has:note").tree == Field("has", "note")
+    assert parse("has:highlight").tree == Field("has", "highlights")
+    assert parse('""').tree == Everything()
+    assert parse("(a").tree == And((Text("a"),)) or parse("(a").tree == Text("a")

@@ -1,0 +1,330 @@
+"""SearchIndex finds exactly what the one-paper-at-a-time reference (make_record) finds."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reader.core import index as index_module
+from reader.core.index import SearchIndex, make_record, pack, rids, unpack, with_symbols
+from reader.core.library import Library
+from reader.core.models import Annotation, Highlight, Paper, Status
+from reader.core.query import parse
+
+
+class MemoryStore:
+    """A LibraryStore that keeps everything in memory."""
+
+    def __init__(self, papers, annotations=()):
+        self.papers = list(papers)
+        self.annotations = {a.paper_id: a for a in annotations}
+
+    def load_papers(self):
+        return list(self.papers)
+
+    def load_annotations(self):
+        return dict(self.annotations)
+
+    def write_annotations(self, changes):
+        pass
+
+    def add_papers(self, papers):
+        pass
+
+    def reload_annotations(self):
+        return None
+
+
+def make_library(papers, annotations=()):
+    return Library(MemoryStore(papers, annotations))
+
+
+def reference(lib, text, ids=None):
+    """The straightforward filter: every paper through make_record and the query's
+    predicate. Ids not in the library match only the empty query."""
+    query = parse(text)
+    ids = lib.paper_ids() if ids is None else ids
+    if query.is_empty:
+        return list(ids)
+    return [pid for pid in ids if pid in lib and query.matches(make_record(lib.paper(pid), lib.annotation(pid)))]
+
+
+@pytest.fixture(params=["scan", "tokens", "tokens-rare"])
+def mode(request, monkeypatch):
+    """Each test runs with plain scanning, with the token index, and with the token
+    index forced onto its rare-token path."""
+    if request.param != "scan":
+        monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
+    if request.param == "tokens-rare":
+        monkeypatch.setattr(index_module, "SCAN_MAX", 0)
+    return request.param
+
+
+def make_index(lib):
+    index = SearchIndex(lib)
+    assert index.warm()
+    return index
+
+
+PAPERS = [
+    Paper("kd", "DA-KD: Difficulty-Aware Knowledge Distillation", ("Changyi He", "Yoshua Bengio"),
+          "Surpass the teacher with 4.7$\\times$ compression at $\\Theta(1/\\sqrt{N})$ cost.", "ICML 2025", 2025),
+    Paper("flow", "Flow Matching for Rocktäschel Models", ("Tim Rocktäschel",),
+          "We study flow matching and diffusion.", "NeurIPS 2023", 2023),
+    Paper("diff", "Diffusion without flow", ("Ana Núñez",), "Plain diffusion; matching flow.", "ICLR", 2021),
+    Paper("k2", "$K^2$VAE: a TeX title", ("Zoë Ünal",), "", "", None),
+]
+ANNOTATIONS = [
+    Annotation("kd", Status.READING, ("method/distillation", "rl"), "Great **idea**\nsecond line"),
+    Annotation("flow", Status.READ, ("skip",), ""),
+    Annotation("diff", highlights=(Highlight("h1", "Plain diffusion", comment="key claim"),)),
+]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("diffusion", ["flow", "diff"]),
+        ('"flow matching"', ["flow"]),
+        ("Theta", ["kd"]),
+        ("Θ", ["kd"]),
+        ("\\Theta", ["kd"]),
+        ("√N", ["kd"]),
+        ("4.7× compression", ["kd"]),
+        ("k2vae", ["k2"]),
+        ("title:rocktaschel", ["flow"]),
+        ("title:plain", []),  # in the abstract, not the title
+        ("author:zoe", ["k2"]),
+        ("author:bengio diffusion", []),
+        ("tag:method", ["kd"]),
+        ("-tag:skip -has:abstract", ["k2"]),
+        ("has:abstract status:unread", ["diff"]),
+        ("year:<2024 OR venue:icml", ["kd", "flow", "diff"]),
+        ("year:2020..2022", ["diff"]),
+        ("idea second", ["kd"]),
+        ('"line second"', []),
+        ('"**idea** second"', ["kd"]),  # a note's line break is a space
+        ("key claim", ["diff"]),
+        ("(flow OR k2vae) -diffusion", ["k2"]),
+    ],
+)
+def test_filter_table(mode, text, expected):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    assert reference(lib, text) == expected
+    assert index.filter(parse(text), lib.paper_ids()) == expected
+
+
+def test_filter_keeps_the_given_order_and_skips_unknown_ids(mode):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    assert index.filter(parse("flow"), ["diff", "nope", "kd", "flow"]) == ["diff", "flow"]
+    assert index.filter(parse(""), ["b", "a"]) == ["b", "a"]
+    assert index.filter(parse("flow")) == ["flow", "diff"]
+
+
+def test_typing_and_deleting_characters(mode):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    typed = "diffusion -flow"
+    steps = [typed[:i] for i in range(1, len(typed) + 1)]
+    steps += steps[::-1] + ["diffusion", "difference", "diff", "iff", "fusion m", "flow"]
+    for text in steps:
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+
+
+def test_edits_are_seen_after_update(mode):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    for text in ("xylophone", "tag:music", "status:read", "has:note", "great"):
+        index.filter(parse(text), lib.paper_ids())  # fill the cache
+    lib.set_note("diff", "A xylophone solo")
+    lib.add_tags(["k2"], ["Music/Jazz"])
+    lib.set_status(["kd", "diff"], Status.READ)
+    lib.set_note("kd", "")
+    assert index.filter(parse("xylophone"), lib.paper_ids()) == ["diff"]
+    assert index.filter(parse("tag:music"), lib.paper_ids()) == ["k2"]
+    assert index.filter(parse("jazz"), lib.paper_ids()) == ["k2"]
+    assert index.filter(parse("status:read"), lib.paper_ids()) == ["kd", "flow", "diff"]
+    assert index.filter(parse("has:note"), lib.paper_ids()) == ["diff"]
+    assert index.filter(parse("great"), lib.paper_ids()) == []
+    assert index.count_status(index.filter(parse("")), Status.READ) == 3
+
+
+def test_new_and_changed_papers_are_seen(mode):
+    store = MemoryStore(PAPERS, ANNOTATIONS)
+    lib = Library(store)
+    index = make_index(lib)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    index.filter(parse("quokka"), lib.paper_ids())
+    lib.add_papers([Paper("new", "Quokka networks", ("A B",), "", "", 2020),
+                    Paper("flow", "Flow for quokkas", ("Tim Rocktäschel",), "", "NeurIPS 2023", 2023)])
+    assert index.filter(parse("quokka"), lib.paper_ids()) == ["flow", "new"]
+    assert index.filter(parse("year:2020"), lib.paper_ids()) == ["new"]
+    assert index.filter(parse("diffusion"), lib.paper_ids()) == ["diff"]
+
+
+def test_warming_in_slices_while_papers_change(monkeypatch):
+    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
+    monkeypatch.setattr(index_module, "TEXT_CHUNK", 7)
+    papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", ("Ana Núñez",), f"Abstract {i}")
+              for i in range(300)]
+    lib = Library(MemoryStore(papers))
+    index = SearchIndex(lib)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    queries_ = ["diffusion", "flow", "paper 1", "abstract 29", "author:nunez", "title:on flow", "quokka"]
+    step = 0
+    while not index.warm(0):
+        step += 1
+        if step % 5 == 0:
+            pid = f"p{step % 300}"
+            lib.set_note(pid, f"quokka {step}")
+        if step % 7 == 0:
+            lib.add_papers([Paper(f"n{step}", "Quokka flow", ("B",), "")])
+        text = queries_[step % len(queries_)]
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (step, text)
+    for text in queries_:
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
+    lib.add_papers([Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)])  # more than TEXT_CHUNK
+    for text in queries_:
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
+    assert index.warm()
+
+
+def test_count_status(mode):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    shown = index.filter(parse("flow"), lib.paper_ids())
+    assert index.count_status(shown, Status.READ) == 1
+    assert index.count_status(list(shown), Status.UNREAD) == 1
+    assert index.count_status(["kd", "nope"], Status.READING) == 1
+
+
+def test_bitsets_round_trip():
+    for n in (0, 1, 7, 8, 64, 1000):
+        for members in ([], list(range(0, n, 3)), list(range(n))[-5:]):
+            bits = sum(1 << r for r in members)
+            assert rids(bits, n) == members
+            assert pack(unpack(bits, n)) == bits
+
+
+def test_with_symbols_renders_the_tex_around_each_macro():
+    assert with_symbols("plain") == "plain"
+    assert with_symbols("a 4.7$\\times$ faster model") == "a 4.7$\\times$ faster model a 4.7× faster"
+    assert with_symbols("$\\Theta(1/\\sqrt{N})$") == "$\\Theta(1/\\sqrt{N})$ Θ(1/√N)"
+
+
+# -- random libraries and random queries -----------------------------------------------
+
+ALPHABET = "abcdeθΘéü ×\\$-"
+words = st.text(ALPHABET, min_size=1, max_size=5).map(str.strip).filter(bool)
+texts = st.lists(st.sampled_from(["ab", "abc", "b$c", "\\Theta", "dé", "ü", "θ", "x y", "a\nb"]) | words,
+                 max_size=6).map(" ".join)
+tags = st.lists(st.sampled_from(["a", "a/b", "b", "Ab/c", "é"]), max_size=3, unique=True)
+
+
+@st.composite
+def libraries(draw):
+    n = draw(st.integers(0, 12))
+    papers, annotations = [], []
+    for i in range(n):
+        papers.append(Paper(f"p{i}", draw(texts), tuple(draw(st.lists(words, max_size=3))), draw(texts),
+                            draw(st.sampled_from(["", "ICML", "icml 2024", "NeurIPS"])),
+                            draw(st.sampled_from([None, 2021, 2023, 2025]))))
+        if draw(st.booleans()):
+            annotations.append(Annotation(f"p{i}", draw(st.sampled_from(list(Status))), tuple(draw(tags)),
+                                          draw(texts), tuple(Highlight(f"h{i}", q) for q in draw(st.lists(words, max_size=1)))))
+    return papers, annotations
+
+
+terms = words | st.sampled_from(["ab", "b c", "θ", "\\theta", "dé", "de", "x", "a b"]).map(lambda w: f'"{w}"')
+fields = st.sampled_from(["tag:a", "tag:a/b", "tag:é", "status:read", "status:unread", "has:note", "has:tags",
+                          "has:abstract", "has:highlight", "year:2023", "year:>=2023", "year:2021..2023",
+                          "venue:icml", "author:a", "author:é", "title:ab", "title:θ"])
+
+
+@st.composite
+def queries(draw, depth=2):
+    parts = []
+    for _ in range(draw(st.integers(1, 3))):
+        atom = draw(terms | fields)
+        if depth and draw(st.integers(0, 4)) == 0:
+            atom = f"({draw(queries(depth=depth - 1))})"
+        parts.append(("-" if draw(st.integers(0, 3)) == 0 else "") + atom)
+        if draw(st.integers(0, 3)) == 0:
+            parts.append("OR")
+    return " ".join(parts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(library=libraries(), texts_=st.lists(queries(), min_size=1, max_size=4))
+def test_filter_agrees_with_the_reference(mode, library, texts_):
+    lib = make_library(*library)
+    index = make_index(lib)
+    for text in texts_:
+        for prefix in (text, text[: len(text) // 2], text):  # cached and narrowed paths too
+            assert index.filter(parse(prefix), lib.paper_ids()) == reference(lib, prefix), prefix
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(library=libraries(), first=queries(), second=queries(), data=st.data())
+def test_filter_agrees_in_any_order_and_over_its_own_results(mode, library, first, second, data):
+    lib = make_library(*library)
+    index = make_index(lib)
+    known = lib.paper_ids()
+    order = data.draw(st.permutations(known)) + data.draw(st.lists(st.sampled_from(known + ["ghost"]), max_size=3))
+    for _ in range(2):  # the second time the order is remembered
+        shown = index.filter(parse(first), order)
+        assert shown == reference(lib, first, order)
+        assert index.filter(parse(second), shown) == reference(lib, second, shown)
+        assert index.filter(parse(second), list(shown)) == reference(lib, second, shown)
+    assert index.count_status(shown, Status.READ) == sum(lib.status(pid) is Status.READ for pid in shown
+                                                          if pid in lib)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(library=libraries(), text=queries(), note=texts, tag_list=tags)
+def test_filter_agrees_after_edits(mode, library, text, note, tag_list):
+    lib = make_library(*library)
+    if not len(lib):
+        return
+    index = make_index(lib)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    index.filter(parse(text), lib.paper_ids())
+    pid = lib.paper_ids()[0]
+    lib.set_note(pid, note)
+    lib.set_tags(pid, tag_list)
+    lib.set_status([pid], Status.READ)
+    assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
+
+
+TRICKY = "θΘéüßẞİΐǅﬃ×√ℓΣςꭰᏸ한Ωµ\u0301\u0323\u05b0\u0591\u093c\u00a0\u2028𝒪"
+
+
+@settings(max_examples=500)
+@given(st.text(string.printable + TRICKY, max_size=40) | st.text(max_size=20))
+def test_key_bytes_is_search_key(text):
+    from reader.core.index import key_bytes
+    from reader.core.text import search_key
+
+    assert key_bytes(text) == search_key(text).encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(library=libraries(), text=queries(), data=st.data())
+def test_tally_agrees_with_count_facets(mode, library, text, data):
+    from reader.core.facets import count_facets
+
+    lib = make_library(*library)
+    index = make_index(lib)
+    order = data.draw(st.permutations(lib.paper_ids()))
+    for ids in (index.filter(parse(text), order), lib.paper_ids(), order[: len(order) // 2]):
+        facets = count_facets(lib, ids)
+        assert index.tally(ids, "status") == facets.status
+        assert index.tally(ids, "tag") == facets.tags
+        assert index.tally(ids, "venue") == facets.venue
+        assert index.tally(ids, "year") == facets.year
