@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -156,11 +157,16 @@ class LibraryFolder:
         if PAPERS_FILE in self.unreadable:
             return []
         papers, bad = [], 0
-        for doc_id, doc in self._papers_db.table("papers")._read_table().items():
-            try:
-                papers.append(Paper.from_dict({**doc, "id": doc_id}))
-            except (TypeError, ValueError, KeyError):
-                bad += 1
+        # 100k new objects would trigger many useless collector passes
+        gc.disable()
+        try:
+            for doc_id, doc in self._papers_db.table("papers")._read_table().items():
+                try:
+                    papers.append(Paper.from_dict({**doc, "id": doc_id}))
+                except (TypeError, ValueError, KeyError):
+                    bad += 1
+        finally:
+            gc.enable()
         if bad:
             self.problems.append(f"{self.papers_path}: skipped {bad} papers that could not be read.")
         return papers
@@ -258,7 +264,9 @@ class LibraryFolder:
             db.clear_cache()
 
     def schema_version(self) -> int:
-        meta = self.read_annotations_document().get("_meta", {}).get("schema")
+        # read without the deep copy read_annotations_document() makes
+        document = self._ann_db.storage.read() or {}
+        meta = document.get("_meta", {}).get("schema") if isinstance(document, dict) else None
         with contextlib.suppress(TypeError, ValueError):
             return int(meta["version"]) if meta else 0
         return 0

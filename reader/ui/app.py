@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 import socket
 import sys
@@ -102,6 +103,13 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     poll = QTimer(window, interval=OUTSIDE_CHANGES_POLL_MS)
     poll.timeout.connect(lambda: _refresh(controller))
     poll.start()
+    # build the search index's token tables a few ms at a time while idle; then
+    # take the loaded library out of the garbage collector's scans (150-700 ms
+    # pauses at 100k papers)
+    gc.freeze()
+    warm = QTimer(window, interval=0)
+    warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
+    warm.start()
     backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
     backup_timer.timeout.connect(lambda: _backup(opened, controller, "hourly"))
     backup_timer.start()

@@ -52,7 +52,9 @@ class PaperListModel(QAbstractListModel):
         super().__init__(parent)
         self._library = library
         self._ids: list[str] = []
-        self._rows: dict[str, int] = {}
+        #: id -> row, built only when needed: a 100k dict costs more than the search
+        self._rows: dict[str, int] | None = None
+        self._scans = 0
         #: the search's words, marked in the titles the delegate paints
         self.highlight_terms: tuple[str, ...] = ()
         #: tag -> "#rrggbb" for the chips
@@ -92,21 +94,33 @@ class PaperListModel(QAbstractListModel):
         """Show exactly these papers, in this order."""
         self.beginResetModel()
         self._ids = list(ids)
-        self._rows = {pid: row for row, pid in enumerate(self._ids)}
+        self._rows, self._scans = None, 0
         self.endResetModel()
 
     def ids(self) -> list[str]:
         return list(self._ids)
 
     def row_of(self, paper_id: str) -> int:
-        return self._rows.get(paper_id, -1)
+        if self._rows is None and self._scans < 8:  # a few look-ups: a C-speed scan
+            self._scans += 1
+            try:
+                return self._ids.index(paper_id)
+            except ValueError:
+                return -1
+        return self._row_map().get(paper_id, -1)
+
+    def _row_map(self) -> dict[str, int]:
+        if self._rows is None:
+            self._rows = dict(zip(self._ids, range(len(self._ids))))
+        return self._rows
 
     def id_at(self, row: int) -> str:
         return self._ids[row]
 
     def refresh_papers(self, paper_ids: Sequence[str] | frozenset[str]) -> None:
         """Repaint the rows of these papers (their annotation changed)."""
-        rows = [self._rows[pid] for pid in paper_ids if pid in self._rows]
+        row_map = self._row_map()
+        rows = [row_map[pid] for pid in paper_ids if pid in row_map]
         if rows:
             self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
 

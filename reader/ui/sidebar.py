@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reader.core.facets import count_facets
+from reader.core.facets import Facets
 from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Status
@@ -135,7 +135,7 @@ class Sidebar(QWidget):
 
     def update_counts(self) -> None:
         ids = self.model.ids()
-        read = sum(1 for pid in ids if self._library.status(pid) is Status.READ)
+        read = self._index.count_status(ids, Status.READ)
         total = len(self._library)
         shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
         self.count_label.setText(f"{shown} · {read:,} read")
@@ -149,8 +149,10 @@ class Sidebar(QWidget):
         self._facet_timer.stop()
         smart_counts = {name: len(self._index.filter(parse(q), self._order))
                         for name, q in self.saved_searches.items()}
-        self.facets.set_counts(count_facets(self._library, self._text_ids), self.saved_searches,
-                               smart_counts)
+        ids, index = self._text_ids, self._index
+        facets = Facets(index.tally(ids, "status"), index.tally(ids, "tag"), index.tally(ids, "venue"),
+                        index.tally(ids, "year"))
+        self.facets.set_counts(facets, self.saved_searches, smart_counts)
 
     # -- selection --------------------------------------------------------
 
