@@ -10,16 +10,11 @@
 
 from __future__ import annotations
 
-import functools
-import re
 import time
-import unicodedata
 from array import array
-from bisect import bisect_right
-from collections import Counter, defaultdict, deque
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
-from itertools import accumulate, compress, repeat
+from itertools import compress, repeat
 from operator import add, contains, is_
 from typing import Any, NamedTuple
 
@@ -27,266 +22,24 @@ from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.text import search_key
+from reader.core.search_text import (  # noqa: F401 (re-exported: links, tests)
+    SearchRecord,
+    _annotation,
+    _catalogue,
+    _has,
+    key_bytes,
+    make_record,
+    tex_symbols,
+    with_symbols,
+)
+from reader.core.tokens import TokenIndex, bits_of, pack, rids, unpack  # noqa: F401
 
-_MACRO = re.compile(r"\\([A-Za-z]+)")
-_MACRO_OVERRIDES = {
-    "sqrt": "√", "epsilon": "ε ϵ", "varepsilon": "ε", "frac": "/", "dfrac": "/",
-}
 _STATUS = {s.value: code for code, s in enumerate(Status)}
-_ASCII = bytes(range(128))
-_TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
-_FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 #: below this many papers scanning is fast enough: no token index
 TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
-#: a term's last candidates are scanned when this few, else looked up among rare tokens
-SCAN_MAX = 400
-RARE_HITS_MAX = 20_000
 TEXT_CHUNK = 500
 
-# -- sets of records as bitsets ------------------------------------------------------
-
-
-def pack(mask: bytes | bytearray) -> int:
-    """The bitset whose bit r is mask[r] (each byte 0 or 1)."""
-    return int(mask.translate(_TO_DIGITS)[::-1], 2) if mask else 0
-
-
-def unpack(bits: int, n: int) -> bytes:
-    """mask[r] = bit r of `bits` (r < n); C-speed both ways."""
-    return format(bits, f"0{n}b")[::-1].encode("ascii").translate(_FROM_DIGITS) if n else b""
-
-
-def bits_of(records: Iterable[int], n: int) -> int:
-    mask = bytearray(n)
-    deque(map(mask.__setitem__, records, repeat(1)), 0)
-    return pack(mask)
-
-
-def rids(bits: int, n: int) -> list[int]:
-    """The records of `bits`, in order."""
-    if bits.bit_count() < 32:
-        out = []
-        while bits:
-            low = bits & -bits
-            out.append(low.bit_length() - 1)
-            bits ^= low
-        return out
-    return list(compress(range(n), unpack(bits, n)))
-
-
-# -- the text of a record ------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=4096)
-def _macro_text(name: str) -> str:
-    """The Unicode symbol of a TeX macro, or "" for macros that are not symbols
-    (font commands, \\left, ...)."""
-    if name in _MACRO_OVERRIDES:
-        return _MACRO_OVERRIDES[name]
-    from pylatexenc.latex2text import LatexNodes2Text
-
-    try:
-        out = LatexNodes2Text().latex_to_text("\\" + name).strip()
-    except Exception:  # pylatexenc raises many kinds on odd input
-        return ""
-    return out if out and not out.isascii() and not unicodedata.combining(out[0]) else ""
-
-
-def tex_symbols(text: str) -> str:
-    """Each TeX macro of `text` replaced by its Unicode form (\\Theta -> Θ); cheap,
-    since each macro name is converted once."""
-    return _MACRO.sub(lambda m: _macro_text(m.group(1)), text)
-
-
-def _next_mark(text: str, pos: int) -> int:
-    backslash, dollar = text.find("\\", pos), text.find("$", pos)
-    return dollar if backslash < 0 else backslash if dollar < 0 else min(backslash, dollar)
-
-
-def _word_end(text: str, i: int) -> int:
-    end = text.find(" ", i)
-    return len(text) if end < 0 else end
-
-
-def with_symbols(text: str) -> str:
-    """`text`, then the words around each bit of TeX rendered (``a 4.7$\\times$ faster
-    model`` adds ``a 4.7× faster``), so that `Theta`, `\\Theta` and `Θ` all find `$\\Theta$`."""
-    i = _next_mark(text, 0)
-    if i < 0:
-        return text
-    windows = []
-    while i >= 0:  # from the word before a TeX word to the word after the last one next to it
-        start = text.rfind(" ", 0, max(text.rfind(" ", 0, i), 0)) + 1
-        end = _word_end(text, _word_end(text, i) + 1)
-        while (i := _next_mark(text, _word_end(text, i))) >= 0 and i < end:
-            end = _word_end(text, _word_end(text, i) + 1)
-        windows.append(text[start:end])
-    rendered = tex_symbols(" ".join(windows))
-    for char in "{}$^_":
-        rendered = rendered.replace(char, "")
-    return f"{text} {rendered}"
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _char_key(char: str) -> bytes | None:
-    """search_key(char) as UTF-8, or None where keying a whole text could differ from
-    keying it char by char (combining marks NFKD would reorder, keys not stable)."""
-    out = search_key(char)
-    unstable = any(unicodedata.combining(c) or search_key(c) != c for c in out)
-    if unstable or unicodedata.combining(char) and out:
-        return None
-    return out.encode("utf-8", "surrogatepass")
-
-
-def key_bytes(text: str) -> bytes:
-    """search_key(text) as UTF-8, several times faster on mostly-ASCII text: ASCII
-    is lowered in C, then each distinct other character is replaced by its key."""
-    data = text.encode("utf-8", "surrogatepass").lower()
-    if text.isascii():
-        return data
-    for char in set(data.translate(None, _ASCII).decode("utf-8", "surrogatepass")):
-        out = _char_key(char)
-        if out is None:
-            return search_key(text).encode("utf-8", "surrogatepass")
-        data = data.replace(char.encode("utf-8", "surrogatepass"), out)
-    return data
-
-
-def _line(text: str) -> str:
-    # a line break separates the parts of a record: no text term spans one
-    return text.replace("\n", " ") if "\n" in text else text
-
-
-def _catalogue(paper: Paper) -> str:
-    return "\n".join((_line(" ".join(paper.authors)), _line(with_symbols(paper.title)),
-                      _line(with_symbols(paper.abstract))))
-
-
-def _annotation(ann: Annotation | None) -> str:
-    """What the user wrote (tags, note, highlight quotes and comments), one per line."""
-    if ann is None or not (ann.tags or ann.note or ann.highlights):
-        return ""
-    parts = [_line(" ".join(ann.tags)), _line(ann.note)]
-    parts += [_line(f"{h.quote} {h.comment}") for h in ann.highlights]
-    return "\n".join(parts)
-
-
-def _has(paper: Paper, ann: Annotation | None) -> frozenset[str]:
-    has = {"abstract"} if paper.abstract else set()
-    if ann is not None:
-        named = (("note", ann.note.strip()), ("tags", ann.tags), ("highlights", ann.highlights))
-        has.update(name for name, value in named if value)
-    return frozenset(has)
-
-
-@dataclass(slots=True)
-class SearchRecord:
-    """One paper as a query sees it (reader.core.query.Record): the reference that
-    SearchIndex agrees with."""
-
-    paper_id: str
-    text: str
-    title: str
-    authors: str
-    venue: str
-    year: int | None
-    status: str
-    tags: tuple[str, ...]
-    has: frozenset[str]
-
-
-def make_record(paper: Paper, ann: Annotation | None) -> SearchRecord:
-    catalogue = search_key(_catalogue(paper))
-    authors, title, _ = catalogue.split("\n")
-    extra = search_key(_annotation(ann))
-    return SearchRecord(
-        paper.id, f"{catalogue}\n{extra}" if extra else catalogue, title, authors,
-        search_key(paper.venue), paper.year, ann.status.value if ann else "unread",
-        tuple(search_key(t) for t in ann.tags) if ann else (), _has(paper, ann),
-    )
-
-
-# -- token indexes ---------------------------------------------------------------------
-
-
-class TokenIndex:
-    """Which records hold which whitespace-separated tokens, built a slice at a time.
-    A term without whitespace is in a text exactly when it is inside one of the
-    text's tokens: frequent tokens keep a bitset, rare ones a list of records."""
-
-    def __init__(self, texts: list[bytes], part: Callable[[int], bytes]) -> None:
-        self.texts = list(texts)  # what was indexed (SearchIndex compares, then drops it)
-        self.n = len(texts)
-        self.part = part  # record -> the bytes to index
-        self.done = 0
-        self.ready = False
-        self.covered = 0  # the records the index is right about (set by SearchIndex)
-        self._post: defaultdict[bytes, array[int]] = defaultdict(functools.partial(array, "I"))
-        self._finishing: list[bytes] | None = None
-        self.frequent: list[bytes] = []
-        self.frequent_bits: list[int] = []
-        self.blob = b""  # the rare tokens, one per line; token t starts at starts[t]
-        self.starts: array[int] = array("I")
-        self.offsets: array[int] = array("I")  # token t's records: flat[offsets[t]:offsets[t + 1]]
-        self.flat: array[int] = array("I")
-
-    def step(self, deadline: float | None) -> bool:
-        post, part, n = self._post, self.part, self.n
-        get, append = post.__getitem__, array.append
-        while self.done < n:
-            end = min(self.done + 64, n)
-            for r in range(self.done, end):
-                deque(map(append, map(get, set(part(r).split())), repeat(r)), 0)
-            self.done = end
-            if deadline is not None and time.perf_counter() > deadline:
-                return False
-        if self._finishing is None:
-            threshold = max(64, n // 32)  # where a bitset gets smaller than a list
-            self._finishing = [t for t, recs in post.items() if len(recs) >= threshold]
-            rare = [t for t, recs in post.items() if len(recs) < threshold]
-            self.blob = b"\n".join(rare)
-            self.starts = array("I", accumulate(map((1).__add__, map(len, rare)), initial=0))
-            lists = list(map(post.pop, rare))
-            self.offsets = array("I", accumulate(map(len, lists), initial=0))
-            self.flat.frombytes(b"".join(map(array.tobytes, lists)))
-        while self._finishing:
-            token = self._finishing.pop()
-            self.frequent.append(token)
-            self.frequent_bits.append(bits_of(post.pop(token), n))
-            if deadline is not None and time.perf_counter() > deadline:
-                return False
-        self.ready = True
-        return True
-
-    def match(self, term: bytes, cand: int, scan: Callable[[bytes, int], int]) -> int:
-        """The records of `cand` with a token containing `term` (no whitespace in it)."""
-        found = 0
-        for bits in compress(self.frequent_bits, map(contains, self.frequent, repeat(term))):
-            found |= bits
-        found &= cand
-        rest = cand & ~found
-        if rest and rest.bit_count() > SCAN_MAX and (rare := self._rare(term)) is not None:
-            return found | (rare & rest)
-        return found | scan(term, rest)
-
-    def _rare(self, term: bytes) -> int | None:
-        """The records with a rare token containing `term`; None if too many tokens do."""
-        blob, starts, hits = self.blob, self.starts, []
-        i = blob.find(term)
-        while i >= 0:
-            t = bisect_right(starts, i) - 1
-            hits.append(t)
-            if len(hits) > RARE_HITS_MAX:
-                return None
-            i = blob.find(term, starts[t + 1])
-        flat, offsets, mask = self.flat, self.offsets, bytearray(self.n)
-        for t in hits:
-            deque(map(mask.__setitem__, flat[offsets[t] : offsets[t + 1]], repeat(1)), 0)
-        return pack(mask)
-
-
-# -- the index -----------------------------------------------------------------------
 
 #: where a field's text is: None the whole record, 0 the authors line, 1 the title line
 Line = int | None

@@ -59,7 +59,9 @@ def mode(request, monkeypatch):
     if request.param != "scan":
         monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
     if request.param == "tokens-rare":
-        monkeypatch.setattr(index_module, "SCAN_MAX", 0)
+        from reader.core import tokens
+
+        monkeypatch.setattr(tokens, "SCAN_MAX", 0)
     return request.param
 
 

@@ -1,0 +1,150 @@
+"""The keyed text of a paper for search: source, rendered TeX symbols, annotations."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from reader.core.models import Annotation, Paper
+from reader.core.text import search_key
+
+_MACRO = re.compile(r"\\([A-Za-z]+)")
+_MACRO_OVERRIDES = {
+    "sqrt": "√", "epsilon": "ε ϵ", "varepsilon": "ε", "frac": "/", "dfrac": "/",
+}
+_ASCII = bytes(range(128))
+
+# -- the text of a record ------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _macro_text(name: str) -> str:
+    """The Unicode symbol of a TeX macro, or "" for macros that are not symbols
+    (font commands, \\left, ...)."""
+    if name in _MACRO_OVERRIDES:
+        return _MACRO_OVERRIDES[name]
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    try:
+        out = LatexNodes2Text().latex_to_text("\\" + name).strip()
+    except Exception:  # pylatexenc raises many kinds on odd input
+        return ""
+    return out if out and not out.isascii() and not unicodedata.combining(out[0]) else ""
+
+
+def tex_symbols(text: str) -> str:
+    """Each TeX macro of `text` replaced by its Unicode form (\\Theta -> Θ); cheap,
+    since each macro name is converted once."""
+    return _MACRO.sub(lambda m: _macro_text(m.group(1)), text)
+
+
+def _next_mark(text: str, pos: int) -> int:
+    backslash, dollar = text.find("\\", pos), text.find("$", pos)
+    return dollar if backslash < 0 else backslash if dollar < 0 else min(backslash, dollar)
+
+
+def _word_end(text: str, i: int) -> int:
+    end = text.find(" ", i)
+    return len(text) if end < 0 else end
+
+
+def with_symbols(text: str) -> str:
+    """`text`, then the words around each bit of TeX rendered (``a 4.7$\\times$ faster
+    model`` adds ``a 4.7× faster``), so that `Theta`, `\\Theta` and `Θ` all find `$\\Theta$`."""
+    i = _next_mark(text, 0)
+    if i < 0:
+        return text
+    windows = []
+    while i >= 0:  # from the word before a TeX word to the word after the last one next to it
+        start = text.rfind(" ", 0, max(text.rfind(" ", 0, i), 0)) + 1
+        end = _word_end(text, _word_end(text, i) + 1)
+        while (i := _next_mark(text, _word_end(text, i))) >= 0 and i < end:
+            end = _word_end(text, _word_end(text, i) + 1)
+        windows.append(text[start:end])
+    rendered = tex_symbols(" ".join(windows))
+    for char in "{}$^_":
+        rendered = rendered.replace(char, "")
+    return f"{text} {rendered}"
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _char_key(char: str) -> bytes | None:
+    """search_key(char) as UTF-8, or None where keying a whole text could differ from
+    keying it char by char (combining marks NFKD would reorder, keys not stable)."""
+    out = search_key(char)
+    unstable = any(unicodedata.combining(c) or search_key(c) != c for c in out)
+    if unstable or unicodedata.combining(char) and out:
+        return None
+    return out.encode("utf-8", "surrogatepass")
+
+
+def key_bytes(text: str) -> bytes:
+    """search_key(text) as UTF-8, several times faster on mostly-ASCII text: ASCII
+    is lowered in C, then each distinct other character is replaced by its key."""
+    data = text.encode("utf-8", "surrogatepass").lower()
+    if text.isascii():
+        return data
+    for char in set(data.translate(None, _ASCII).decode("utf-8", "surrogatepass")):
+        out = _char_key(char)
+        if out is None:
+            return search_key(text).encode("utf-8", "surrogatepass")
+        data = data.replace(char.encode("utf-8", "surrogatepass"), out)
+    return data
+
+
+def _line(text: str) -> str:
+    # a line break separates the parts of a record: no text term spans one
+    return text.replace("\n", " ") if "\n" in text else text
+
+
+def _catalogue(paper: Paper) -> str:
+    return "\n".join((_line(" ".join(paper.authors)), _line(with_symbols(paper.title)),
+                      _line(with_symbols(paper.abstract))))
+
+
+def _annotation(ann: Annotation | None) -> str:
+    """What the user wrote (tags, note, highlight quotes and comments), one per line."""
+    if ann is None or not (ann.tags or ann.note or ann.highlights):
+        return ""
+    parts = [_line(" ".join(ann.tags)), _line(ann.note)]
+    parts += [_line(f"{h.quote} {h.comment}") for h in ann.highlights]
+    return "\n".join(parts)
+
+
+def _has(paper: Paper, ann: Annotation | None) -> frozenset[str]:
+    has = {"abstract"} if paper.abstract else set()
+    if ann is not None:
+        named = (("note", ann.note.strip()), ("tags", ann.tags), ("highlights", ann.highlights))
+        has.update(name for name, value in named if value)
+    return frozenset(has)
+
+
+@dataclass(slots=True)
+class SearchRecord:
+    """One paper as a query sees it (reader.core.query.Record): the reference that
+    SearchIndex agrees with."""
+
+    paper_id: str
+    text: str
+    title: str
+    authors: str
+    venue: str
+    year: int | None
+    status: str
+    tags: tuple[str, ...]
+    has: frozenset[str]
+
+
+def make_record(paper: Paper, ann: Annotation | None) -> SearchRecord:
+    catalogue = search_key(_catalogue(paper))
+    authors, title, _ = catalogue.split("\n")
+    extra = search_key(_annotation(ann))
+    return SearchRecord(
+        paper.id, f"{catalogue}\n{extra}" if extra else catalogue, title, authors,
+        search_key(paper.venue), paper.year, ann.status.value if ann else "unread",
+        tuple(search_key(t) for t in ann.tags) if ann else (), _has(paper, ann),
+    )
+
+

@@ -1,0 +1,133 @@
+"""Sets of records as bitsets, and the token index built from keyed texts."""
+
+from __future__ import annotations
+
+import functools
+import time
+from array import array
+from bisect import bisect_right
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
+from itertools import accumulate, compress, repeat
+from operator import contains
+
+
+#: a term's last candidates are scanned when this few, else looked up among rare tokens
+SCAN_MAX = 400
+RARE_HITS_MAX = 20_000
+_TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+_FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+
+# -- sets of records as bitsets ------------------------------------------------------
+
+
+def pack(mask: bytes | bytearray) -> int:
+    """The bitset whose bit r is mask[r] (each byte 0 or 1)."""
+    return int(mask.translate(_TO_DIGITS)[::-1], 2) if mask else 0
+
+
+def unpack(bits: int, n: int) -> bytes:
+    """mask[r] = bit r of `bits` (r < n); C-speed both ways."""
+    return format(bits, f"0{n}b")[::-1].encode("ascii").translate(_FROM_DIGITS) if n else b""
+
+
+def bits_of(records: Iterable[int], n: int) -> int:
+    mask = bytearray(n)
+    deque(map(mask.__setitem__, records, repeat(1)), 0)
+    return pack(mask)
+
+
+def rids(bits: int, n: int) -> list[int]:
+    """The records of `bits`, in order."""
+    if bits.bit_count() < 32:
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(low.bit_length() - 1)
+            bits ^= low
+        return out
+    return list(compress(range(n), unpack(bits, n)))
+
+
+
+# -- token indexes ---------------------------------------------------------------------
+
+
+class TokenIndex:
+    """Which records hold which whitespace-separated tokens, built a slice at a time.
+    A term without whitespace is in a text exactly when it is inside one of the
+    text's tokens: frequent tokens keep a bitset, rare ones a list of records."""
+
+    def __init__(self, texts: list[bytes], part: Callable[[int], bytes]) -> None:
+        self.texts = list(texts)  # what was indexed (SearchIndex compares, then drops it)
+        self.n = len(texts)
+        self.part = part  # record -> the bytes to index
+        self.done = 0
+        self.ready = False
+        self.covered = 0  # the records the index is right about (set by SearchIndex)
+        self._post: defaultdict[bytes, array[int]] = defaultdict(functools.partial(array, "I"))
+        self._finishing: list[bytes] | None = None
+        self.frequent: list[bytes] = []
+        self.frequent_bits: list[int] = []
+        self.blob = b""  # the rare tokens, one per line; token t starts at starts[t]
+        self.starts: array[int] = array("I")
+        self.offsets: array[int] = array("I")  # token t's records: flat[offsets[t]:offsets[t + 1]]
+        self.flat: array[int] = array("I")
+
+    def step(self, deadline: float | None) -> bool:
+        post, part, n = self._post, self.part, self.n
+        get, append = post.__getitem__, array.append
+        while self.done < n:
+            end = min(self.done + 64, n)
+            for r in range(self.done, end):
+                deque(map(append, map(get, set(part(r).split())), repeat(r)), 0)
+            self.done = end
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+        if self._finishing is None:
+            threshold = max(64, n // 32)  # where a bitset gets smaller than a list
+            self._finishing = [t for t, recs in post.items() if len(recs) >= threshold]
+            rare = [t for t, recs in post.items() if len(recs) < threshold]
+            self.blob = b"\n".join(rare)
+            self.starts = array("I", accumulate(map((1).__add__, map(len, rare)), initial=0))
+            lists = list(map(post.pop, rare))
+            self.offsets = array("I", accumulate(map(len, lists), initial=0))
+            self.flat.frombytes(b"".join(map(array.tobytes, lists)))
+        while self._finishing:
+            token = self._finishing.pop()
+            self.frequent.append(token)
+            self.frequent_bits.append(bits_of(post.pop(token), n))
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+        self.ready = True
+        return True
+
+    def match(self, term: bytes, cand: int, scan: Callable[[bytes, int], int]) -> int:
+        """The records of `cand` with a token containing `term` (no whitespace in it)."""
+        found = 0
+        for bits in compress(self.frequent_bits, map(contains, self.frequent, repeat(term))):
+            found |= bits
+        found &= cand
+        rest = cand & ~found
+        if rest and rest.bit_count() > SCAN_MAX and (rare := self._rare(term)) is not None:
+            return found | (rare & rest)
+        return found | scan(term, rest)
+
+    def _rare(self, term: bytes) -> int | None:
+        """The records with a rare token containing `term`; None if too many tokens do."""
+        blob, starts, hits = self.blob, self.starts, []
+        i = blob.find(term)
+        while i >= 0:
+            t = bisect_right(starts, i) - 1
+            hits.append(t)
+            if len(hits) > RARE_HITS_MAX:
+                return None
+            i = blob.find(term, starts[t + 1])
+        flat, offsets, mask = self.flat, self.offsets, bytearray(self.n)
+        for t in hits:
+            deque(map(mask.__setitem__, flat[offsets[t] : offsets[t + 1]], repeat(1)), 0)
+        return pack(mask)
+
+
+# -- the index -----------------------------------------------------------------------
+
