@@ -185,14 +185,10 @@ def _selections(qapp: Any, app: Any) -> list[float]:
     return times
 
 
-def child_app(folder: Path, interact: bool, warm: bool, proposed: bool) -> dict[str, Any]:
+def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
     """The real window on `folder`: first paint, memory, then typing and selecting."""
     from PySide6.QtCore import QSettings
 
-    if proposed:
-        import proposed as changes
-
-        changes.apply()
     from reader.ui import app as ui_app
     from reader.ui.app import make_qapplication
 
@@ -286,8 +282,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--papers", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workdir", type=Path, help="keep generated libraries here between runs")
-    ap.add_argument("--proposed", action="store_true",
-                    help="apply bench/proposed.py (changes proposed for reader/ui) in the windows")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -295,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
         if mode == "bare":
             result = child_bare()
         elif mode in ("open", "interact", "interact-cold"):
-            result = child_app(Path(rest[0]), mode != "open", mode == "interact", "proposed" in rest)
+            result = child_app(Path(rest[0]), mode != "open", mode == "interact")
         elif mode == "save":
             result = child_save(Path(rest[0]))
         else:
@@ -306,14 +300,13 @@ def main(argv: list[str] | None = None) -> None:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     paths = prepare(workdir, args.papers, args.seed)
-    extra = ["proposed"] if args.proposed else []
     log("bare window, cold start (bundled sample), open")
     bare = [run_child("bare")["start_to_paint_ms"] for _ in range(3)]
-    cold = [run_child("open", str(paths["sample"]), *extra)["start_to_paint_ms"] for _ in range(3)]
-    opened = [run_child("open", str(paths["big"]), *extra) for _ in range(2)]
+    cold = [run_child("open", str(paths["sample"]))["start_to_paint_ms"] for _ in range(3)]
+    opened = [run_child("open", str(paths["big"])) for _ in range(2)]
     log("typing and selecting (index warmed after the first paint), then before it is warm")
-    used = run_child("interact", str(paths["big"]), *extra)
-    cold_typing = run_child("interact-cold", str(paths["big"]), *extra)
+    used = run_child("interact", str(paths["big"]))
+    cold_typing = run_child("interact-cold", str(paths["big"]))
     log("saves and import")
     save = run_child("save", str(paths["big"]))["save_ms"]
     save_small = run_child("save", str(paths["small"]))["save_ms"]
@@ -348,7 +341,6 @@ def main(argv: list[str] | None = None) -> None:
         "rss_end_mb": used.get("rss_end_mb"),
         "keystroke_ms_before_warm": summary(cold_typing["keystrokes"]),
         "load_average": round(os.getloadavg()[0], 2),
-        "proposed_ui_changes": args.proposed,
     }
     if not args.workdir:
         shutil.rmtree(workdir, ignore_errors=True)
