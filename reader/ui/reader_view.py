@@ -177,6 +177,14 @@ class ReaderPane(QStackedWidget):
     def paper_id(self) -> str:
         return self._paper_id
 
+    def show_nothing_matches(self, query: str) -> None:
+        """The empty state when the search and facets leave no paper."""
+        self.show_paper(None, None)
+        self.empty.setHtml(
+            '<div align="center" style="margin-top: 48px">'
+            f'<p style="font-size: x-large">No paper matches “{html.escape(query)}”</p>'
+            "<p>Clear the search box or the chosen facets to see every paper.</p></div>")
+
     def show_paper(self, paper: Paper | None, annotation: Annotation | None,
                    terms: Sequence[str] = ()) -> None:
         """Show `paper` (None: the empty state). Unsaved note text goes to the
@@ -187,6 +195,7 @@ class ReaderPane(QStackedWidget):
             self._paper_id = ""
             self.note_editor.set_paper("", "")
             self.highlight_panel.set_highlights((), "")
+            self.empty.setHtml(EMPTY_STATE)
             self.setCurrentWidget(self.empty)
             self.paper_shown.emit("")
             return

@@ -229,8 +229,13 @@ def test_empty_state_when_nothing_matches(qtbot, app):
     qtbot.keyClicks(w.sidebar.search, "qqqqzzzz")
     qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 0)
     assert w.pane.currentWidget() is w.pane.empty
-    assert "Select a paper" in w.pane.empty.toPlainText()
+    assert "No paper matches “qqqqzzzz”" in w.pane.empty.toPlainText()
     assert w.sidebar.count_label.text() == "0 of 19 papers · 0 read"
+    w.sidebar.search.clear()
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 19)
+    w.sidebar.view.clearSelection()
+    w.sidebar.view.setCurrentIndex(w.sidebar.model.index(-1))
+    assert "Select a paper" in w.pane.empty.toPlainText()
 
 
 def test_jk_navigation(qtbot, app):
