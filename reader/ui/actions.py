@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QPoint, Qt, QUrl
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
 from reader.ui.controller import PaperController
+from reader.ui.main_window import MENUS, MainWindow
 from reader.ui.transfer import Transfers
 
-MENUS = ("&File", "&Edit", "&Paper", "&View", "&Go", "&Help")
+if TYPE_CHECKING:
+    from reader.ui.triage import Triage
+
 Keys = list[str] | QKeySequence.StandardKey
 
 
@@ -141,12 +144,50 @@ def build_actions(window: QMainWindow, controller: PaperController, transfers: T
     return actions
 
 
+def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> None:
+    """Triage keys, themes, zoom, tag keys, smart lists, the palette and the cheat sheet."""
+    from reader.ui.tag_manager import install_tag_actions
+    from reader.ui.theme import THEMES
+
+    add = actions.add
+    for decision, action in zip(triage.decisions, triage.decision_actions):
+        actions.put(f"triage_{decision.key}", action)
+    actions.put("triage_exit", triage.exit_action)
+    look = window.appearance
+    group = QActionGroup(window)
+    for theme in THEMES:
+        action = add(f"theme_{theme}", f"{theme.capitalize()} Theme", [],
+                     lambda t=theme: look.set_theme(t), menu="&View")
+        action.setCheckable(True)
+        action.setChecked(theme == look.theme)
+        group.addAction(action)
+    look.theme_applied.connect(lambda _mode: actions.by_name[f"theme_{look.theme}"].setChecked(True))
+    actions.separator("&View")
+    add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
+    add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
+    add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
+    install_tag_actions(window, window.controller, actions)
+    add("save_search", "&Save Search as Smart List…", ["Ctrl+S"], window.save_search, menu="&Go")
+    add("delete_search", "&Delete Smart List…", [], window.delete_search, menu="&Go")
+    add("triage_setup", "Triage &Keys…", [], window.configure_triage, menu="&Go")
+    add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
+    actions.by_name["triage"].setCheckable(True)
+    triage.mode_changed.connect(actions.by_name["triage"].setChecked)
+    add("palette", "Command &Palette…", ["Ctrl+K", "Ctrl+Shift+P"], window.show_palette, menu="&Help")
+    add("cheatsheet", "&Keyboard Shortcuts", ["?", "Shift+?", "F1"], window.show_cheatsheet,
+        menu="&Help")
+
+
 def build_menus(window: QMainWindow, actions: Actions) -> None:
+    """Fill the menu bar (its menus may be there already, empty, from the first paint)."""
     bar = window.menuBar()
+    existing = {a.text(): a.menu() for a in bar.actions()}
     for title, names in actions.menus.items():
         if not names:
             continue
-        menu = bar.addMenu(title)
+        menu = existing.get(title)
+        if not isinstance(menu, QMenu):
+            menu = bar.addMenu(title)
         for name in names:
             if name is None:
                 menu.addSeparator()

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import gc
-import signal
-import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, QSocketNotifier, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QWidget
 
 from reader import __version__
 from reader.core.index import SearchIndex
@@ -19,15 +19,16 @@ from reader.opening import OpenedLibrary, open_library
 from reader.store.storage import StorageError
 from reader.ui import resources
 from reader.ui.controller import PaperController
+from reader.ui.facets import FacetPanel
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane
 from reader.ui.settings import WindowSettings, WindowState
-from reader.ui.single_instance import InstanceServer, ask_running_instance
-from reader.ui.facets import FacetPanel
 from reader.ui.sidebar import Sidebar
-from reader.ui.tasks import TaskRunner
 from reader.ui.theme import Appearance
 from reader.ui.transfer import Transfers
+
+if TYPE_CHECKING:
+    from reader.ui.tasks import TaskRunner
 
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1500
@@ -66,9 +67,19 @@ class App:
 
 def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | None = None) -> App:
     """Open the library in `folder` and build the window (not shown). Tests pass a
-    synchronous TaskRunner."""
+    synchronous TaskRunner.
+
+    Only what the first paint shows is built here; the rest (actions and menu items,
+    triage, highlighting, note links, polling, backups, index warming) follows in
+    small steps right after the first paint, or at once on the user's first input."""
+    qapp = QApplication.instance()
+    assert isinstance(qapp, QApplication), "build() needs a QApplication"
     opened = open_library(folder)
     library = opened.library
+    store = WindowSettings(settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat))
+    state = store.load()
+    appearance = Appearance(qapp)
+    appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
     index = SearchIndex(library)
     undo_stack = QUndoStack()
     facets = FacetPanel()
@@ -76,17 +87,12 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     pane = ReaderPane()
     controller = PaperController(library, index, sidebar, pane, undo_stack)
     undo_stack.setParent(controller)
-    transfers = Transfers(library, runner or TaskRunner())
-    qapp = QApplication.instance()
-    assert isinstance(qapp, QApplication), "build() needs a QApplication"
-    appearance = Appearance(qapp, [pane.browser, pane.note_editor.preview, pane.note_editor.editor])
+    transfers = Transfers(library, runner)
+    appearance.add_zoomables([pane.browser, pane.note_editor.preview, pane.note_editor.editor])
     window = MainWindow(controller, transfers, appearance, "Paper Reader")
     window.setWindowIcon(resources.app_icon())
     controller.setParent(window)
 
-    store = WindowSettings(settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat))
-    state = store.load()
-    appearance.set_theme(state.theme)
     appearance.set_zoom(state.zoom)
     if state.geometry is not None:
         window.restoreGeometry(state.geometry)
@@ -102,17 +108,9 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
 
     poll = QTimer(window, interval=OUTSIDE_CHANGES_POLL_MS)
     poll.timeout.connect(lambda: _refresh(controller))
-    poll.start()
-    # build the search index's token tables a few ms at a time while idle; then
     # take the loaded library out of the garbage collector's scans (150-700 ms
-    # pauses at 100k papers)
+    # pauses at 100k papers); again once the index is warm
     gc.freeze()
-    warm = QTimer(window, interval=0)
-    warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
-    warm.start()
-    backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
-    backup_timer.timeout.connect(lambda: _backup(opened, controller, "hourly"))
-    backup_timer.start()
     app = App(window, controller, opened, store, poll)
     window.closing.connect(app.save_state)
     window.closing.connect(lambda: _backup(opened, controller, "close"))
@@ -120,7 +118,82 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.statusBar().showMessage(notice, 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
+    AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, index))
     return app
+
+
+def _later_steps(app: App, index: SearchIndex) -> Iterator[None]:
+    """What start-up leaves for after the first paint, one step per event-loop turn."""
+    window = app.window
+    while window.finish_setup_step():
+        yield
+    app.poll.start()
+    backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
+    backup_timer.timeout.connect(lambda: _backup(app.opened, app.controller, "hourly"))
+    backup_timer.start()
+    # build the search index's token tables a few ms at a time while idle; then
+    # freeze again what it built
+    warm = QTimer(window, interval=0)
+    warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
+    warm.start()
+
+
+class AfterFirstPaint(QObject):
+    """Runs `steps` (a generator, one step per event-loop turn) once `painted` has
+    painted for the first time. The user's first key, click or drop runs every step
+    left at once, before that input is handled, so no shortcut or menu is missing;
+    a window that is never painted gets them after FALLBACK_MS."""
+
+    FALLBACK_MS = 2_000
+    _INPUT = frozenset({
+        QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride, QEvent.Type.Shortcut,
+        QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick, QEvent.Type.ContextMenu,
+        QEvent.Type.DragEnter, QEvent.Type.Drop, QEvent.Type.InputMethod,
+    })  # fmt: skip
+
+    def __init__(self, qapp: QApplication, painted: QWidget, steps: Callable[[], Iterator[None]]) -> None:
+        super().__init__(painted)
+        self._qapp = qapp
+        self._painted = painted
+        self._steps: Iterator[None] | None = steps()
+        self._started = False
+        painted.installEventFilter(self)
+        qapp.installEventFilter(self)
+        QTimer.singleShot(self.FALLBACK_MS, self, self._start)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        kind = event.type()
+        if kind in self._INPUT:
+            self.run_all()
+        elif kind == QEvent.Type.Paint and watched is self._painted:
+            self._start()
+        return False
+
+    def _start(self) -> None:
+        if not self._started and self._steps is not None:
+            self._started = True
+            self._painted.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._next)
+
+    def _next(self) -> None:
+        if self._steps is None:
+            return
+        if next(self._steps, StopIteration) is StopIteration:
+            self._done()
+        else:
+            QTimer.singleShot(0, self, self._next)
+
+    def run_all(self) -> None:
+        """Every step left, now."""
+        if self._steps is not None:
+            for _ in self._steps:
+                pass
+            self._done()
+
+    def _done(self) -> None:
+        self._steps = None
+        self._qapp.removeEventFilter(self)
+        self._painted.removeEventFilter(self)
 
 
 def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> None:
@@ -159,6 +232,11 @@ def install_quit_signals(qapp: QApplication) -> QObject:
 
     A Python signal handler only runs when the interpreter gets control, which
     never happens while Qt's event loop idles; the wakeup fd wakes Qt up."""
+    import signal
+    import socket
+
+    from PySide6.QtCore import QSocketNotifier
+
     reader_sock, writer_sock = socket.socketpair()
     for sock in (reader_sock, writer_sock):
         sock.setblocking(False)
@@ -181,6 +259,10 @@ def install_quit_signals(qapp: QApplication) -> QObject:
 
 
 def run(folder: Path) -> int:
+    from PySide6.QtWidgets import QMessageBox
+
+    from reader.ui.single_instance import InstanceServer, ask_running_instance
+
     qapp = make_qapplication(sys.argv[:1])
     if ask_running_instance(folder):
         print(f"paper-reader: already open on {folder}; brought that window to the front",

@@ -57,7 +57,9 @@ class ReadingBrowser(SafeBrowser):
 
     def _fit(self) -> None:
         margin = 2 * int(self.document().documentMargin())
-        self.setLineWrapColumnOrWidth(max(200, min(self._measure, self.viewport().width() - margin)))
+        width = max(200, min(self._measure, self.viewport().width() - margin))
+        if width != self.lineWrapColumnOrWidth():  # setting it lays the whole text out again
+            self.setLineWrapColumnOrWidth(width)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
 from reader.core.library import Library, SaveFailed
 from reader.core.models import Annotation, Status
-from reader.core.triage import Decision
+
+if TYPE_CHECKING:
+    from reader.core.triage import Decision
 
 NOTE_COMMAND_ID = 1001
 

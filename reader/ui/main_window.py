@@ -1,33 +1,37 @@
-"""The main window: assembles facets, list, reader pane, menus and status bar."""
+"""The main window: assembles facets, list, reader pane, menus and status bar.
+
+What the first paint shows (the list, the reader pane, the menu bar's titles) is
+built in __init__. Actions and menu items, triage, highlighting and note links are
+added by finish_setup(): the composition root runs it in steps right after the
+first paint, and it runs at once on first use (the user's first key or click, or
+code reading `actions`, `triage`, `triage_bar`, `highlighter` or `note_links`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (
-    QInputDialog,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from typing import TYPE_CHECKING, Any, Callable
 
-from reader.ui import highlights, note_links
-from reader.ui.actions import Actions, build_actions, build_menus, list_context_menu
-from reader.ui.commands import TriageDecisionCommand
-from reader.ui.highlight_list import HighlightPalette
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
+
 from reader.ui.controller import PaperController
-from reader.ui.palette import CheatSheet, CommandPalette
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
-from reader.ui.theme import THEMES, Appearance
+from reader.ui.theme import Appearance
 from reader.ui.transfer import Transfers, dropped_files, show_report
-from reader.ui.tag_manager import install_tag_actions
-from reader.ui.triage import TRIAGE_PREF, Triage, TriageBar, parse_decisions, stored_decisions
 
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
+
+    from reader.ui.actions import Actions
+    from reader.ui.palette import CheatSheet, CommandPalette
+    from reader.ui.triage import Triage, TriageBar
 
 HIGHLIGHT_NAMES_PREF = "highlight_names"
+#: the menu bar, from the first paint (finish_setup() fills the menus)
+MENUS = ("&File", "&Edit", "&Paper", "&View", "&Go", "&Help")
+#: set by finish_setup() (highlights.install, note_links.install): reading one first runs it
+_LATE_ATTRIBUTES = frozenset({"highlighter", "note_links"})
 
 
 class MainWindow(QMainWindow):
@@ -35,13 +39,17 @@ class MainWindow(QMainWindow):
 
     Signals:
         closing(): the window is about to close (state must be saved).
+        setup_finished(): finish_setup() has added the actions, menus and the rest.
     """
 
     closing = Signal()
+    setup_finished = Signal()
 
     def __init__(self, controller: PaperController, transfers: Transfers, appearance: Appearance,
                  title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._setup_steps: list[Callable[[], None]] | None = None  # None: not started
+        self._in_step = False
         self.controller = controller
         self.appearance = appearance
         appearance.setParent(self)
@@ -51,13 +59,11 @@ class MainWindow(QMainWindow):
         self.pane: ReaderPane = controller.pane
         self.setWindowTitle(title)
 
-        self.triage_bar = TriageBar(self)
         right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.setSpacing(0)
-        right_layout.addWidget(self.triage_bar)
-        right_layout.addWidget(self.pane, 1)
+        self._right_layout = QVBoxLayout(right)
+        self._right_layout.setContentsMargins(0, 0, 0, 0)
+        self._right_layout.setSpacing(0)
+        self._right_layout.addWidget(self.pane, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.sidebar.facets)
         self.splitter.addWidget(self.sidebar)
@@ -68,25 +74,12 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([190, 400, 690])
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
+        bar = self.menuBar()
+        for menu in MENUS:  # the titles now (the layout does not move later), items later
+            bar.addMenu(menu)
 
-        self.actions: Actions = build_actions(self, controller, transfers)
-        self.triage = Triage(controller, self.triage_bar,
-                             stored_decisions(controller.library.prefs.get(TRIAGE_PREF)))
-        self._add_window_actions()
-        build_menus(self, self.actions)
-        prefs = controller.library.prefs
-        palette = HighlightPalette(prefs.get(HIGHLIGHT_NAMES_PREF) or [])
-        palette.renamed.connect(lambda names: prefs.set(HIGHLIGHT_NAMES_PREF, list(names)))
-        highlights.install(self, palette)
-        note_links.install(self)
-        controller.library_changed.connect(
-            lambda change: "prefs" in change.fields
-            and palette.set_names(prefs.get(HIGHLIGHT_NAMES_PREF) or []))
-
-        self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
         controller.save_failed.connect(self._save_failed)
         controller.saved_again.connect(lambda: self.statusBar().showMessage("All edits saved.", 10_000))
-        controller.undo_stack.indexChanged.connect(self._after_undo_redo)
         transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         transfers.import_finished.connect(lambda report: show_report(self, report))
         transfers.import_failed.connect(self.warn)
@@ -95,36 +88,101 @@ class MainWindow(QMainWindow):
         self.statusBar().setSizeGripEnabled(False)
         self.resize(1280, 800)
 
-    def _add_window_actions(self) -> None:
-        add = self.actions.add
-        for decision, action in zip(self.triage.decisions, self.triage.decision_actions):
-            self.actions.put(f"triage_{decision.key}", action)
-        self.actions.put("triage_exit", self.triage.exit_action)
-        look = self.appearance
-        group = QActionGroup(self)
-        for theme in THEMES:
-            action = add(f"theme_{theme}", f"{theme.capitalize()} Theme", [],
-                         lambda t=theme: look.set_theme(t), menu="&View")
-            action.setCheckable(True)
-            action.setChecked(theme == look.theme)
-            group.addAction(action)
-        look.theme_applied.connect(
-            lambda _mode: self.actions.by_name[f"theme_{look.theme}"].setChecked(True))
-        self.actions.separator("&View")
-        add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
-        add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
-        add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
-        install_tag_actions(self, self.controller, self.actions)
-        add("save_search", "&Save Search as Smart List…", ["Ctrl+S"], self.save_search, menu="&Go")
-        add("delete_search", "&Delete Smart List…", [], self.delete_search, menu="&Go")
-        add("triage_setup", "Triage &Keys…", [], self.configure_triage, menu="&Go")
-        add("triage", "&Triage Mode", ["Ctrl+Shift+T"], self.triage.toggle, menu="&Go")
-        self.actions.by_name["triage"].setCheckable(True)
-        self.triage.mode_changed.connect(self.actions.by_name["triage"].setChecked)
-        add("palette", "Command &Palette…", ["Ctrl+K", "Ctrl+Shift+P"], self.show_palette, menu="&Help")
-        add("cheatsheet", "&Keyboard Shortcuts", ["?", "Shift+?", "F1"], self.show_cheatsheet, menu="&Help")
+    # -- the rest of the window, after the first paint ------------------------------------
+
+    def setup_pending(self) -> bool:
+        """True until finish_setup() has run to the end."""
+        return self._setup_steps is None or bool(self._setup_steps)
+
+    def finish_setup_step(self) -> bool:
+        """Run the next step of finish_setup(); True when there is more to do."""
+        if self._setup_steps is None:
+            self._setup_steps = [self._build_actions, self._build_triage, self._build_menus,
+                                 self._install_highlights, self._install_note_links]
+        if self._setup_steps and not self._in_step:
+            self._in_step = True
+            try:
+                self._setup_steps.pop(0)()
+            finally:
+                self._in_step = False
+            if not self._setup_steps:
+                self.setup_finished.emit()
+        return bool(self._setup_steps)
+
+    def finish_setup(self) -> None:
+        """Add everything the first paint did not need (once; later calls do nothing)."""
+        while not self._in_step and self.finish_setup_step():
+            pass
+
+    def _late(self, name: str) -> Any:
+        """An attribute finish_setup() makes: complete first (a step itself reads it as it is)."""
+        if self.setup_pending():
+            self.finish_setup()
+        return self.__dict__[name]
+
+    @property
+    def actions(self) -> Actions:  # type: ignore[override]  # QWidget.actions() is not used
+        return self._late("_actions")
+
+    @property
+    def triage(self) -> Triage:
+        return self._late("_triage")
+
+    @property
+    def triage_bar(self) -> TriageBar:
+        return self.triage.bar
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _LATE_ATTRIBUTES and self.setup_pending() and not self._in_step:
+            self.finish_setup()
+            if name in self.__dict__:
+                return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_actions(self) -> None:
+        from reader.ui.actions import build_actions
+
+        self._actions = build_actions(self, self.controller, self.transfers)
+        self.controller.undo_stack.indexChanged.connect(self._after_undo_redo)
+        self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
+
+    def _build_triage(self) -> None:
+        from reader.ui.actions import add_window_actions
+        from reader.ui.triage import TRIAGE_PREF, Triage, TriageBar, stored_decisions
+
+        bar = TriageBar(self)
+        self._right_layout.insertWidget(0, bar)
+        self._triage = Triage(self.controller, bar,
+                              stored_decisions(self.controller.library.prefs.get(TRIAGE_PREF)))
+        add_window_actions(self, self._actions, self._triage)
+
+    def _build_menus(self) -> None:
+        from reader.ui.actions import build_menus
+
+        build_menus(self, self._actions)
+
+    def _install_highlights(self) -> None:
+        from reader.ui import highlights
+        from reader.ui.highlight_list import HighlightPalette
+
+        prefs = self.controller.library.prefs
+        palette = HighlightPalette(prefs.get(HIGHLIGHT_NAMES_PREF) or [])
+        palette.renamed.connect(lambda names: prefs.set(HIGHLIGHT_NAMES_PREF, list(names)))
+        highlights.install(self, palette)
+        self.controller.library_changed.connect(
+            lambda change: "prefs" in change.fields
+            and palette.set_names(prefs.get(HIGHLIGHT_NAMES_PREF) or []))
+
+    def _install_note_links(self) -> None:
+        from reader.ui import note_links
+
+        note_links.install(self)
+
+    # -- what the window's own actions do ---------------------------------------------------
 
     def save_search(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         query = self.sidebar.query_text()
         if not query:
             self.statusBar().showMessage("Type a search or choose facets first.", 8_000)
@@ -137,6 +195,8 @@ class MainWindow(QMainWindow):
                 self.warn(f"Smart list not saved: {exc}")
 
     def delete_search(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         names = sorted(self.controller.library.prefs.saved_searches(), key=str.casefold)
         if not names:
             return
@@ -145,6 +205,10 @@ class MainWindow(QMainWindow):
             self.controller.library.delete_search(name)
 
     def configure_triage(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        from reader.ui.triage import TRIAGE_PREF, parse_decisions
+
         current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in self.triage.decisions)
         text, ok = QInputDialog.getMultiLineText(
             self, "Triage keys",
@@ -161,28 +225,37 @@ class MainWindow(QMainWindow):
         self.triage.set_decisions(decisions)
 
     def show_palette(self) -> CommandPalette:
+        from reader.ui.palette import CommandPalette
+
         palette = CommandPalette([a for a in self.actions.all() if a.isEnabled()], self)
         palette.open()
         return palette
 
     def show_cheatsheet(self) -> CheatSheet:
+        from reader.ui.palette import CheatSheet
+
         sheet = CheatSheet(self.actions.by_menu(), self)
         sheet.open()
         return sheet
 
     def _after_undo_redo(self, index: int) -> None:
         """Undoing a triage decision shows that paper again."""
-        stack = self.controller.undo_stack
-        command = stack.command(index)
+        from reader.ui.commands import TriageDecisionCommand
+
+        command = self.controller.undo_stack.command(index)
         if isinstance(command, TriageDecisionCommand) and self.triage.active:
             self.sidebar.select_paper(command.paper_id)
 
     def _context_menu(self, pos: QPoint) -> None:
+        from reader.ui.actions import list_context_menu
+
         menu = list_context_menu(self.controller, self.actions, pos)
         menu.popup(self.sidebar.view.viewport().mapToGlobal(pos))
 
     def warn(self, message: str) -> QMessageBox:
         """A non-modal warning (the user keeps working) and the same in the status bar."""
+        from PySide6.QtWidgets import QMessageBox
+
         self.statusBar().showMessage(message.splitlines()[0], 15_000)
         box = QMessageBox(QMessageBox.Icon.Warning, "Paper Reader", message,
                           QMessageBox.StandardButton.Ok, self)
@@ -222,6 +295,8 @@ class MainWindow(QMainWindow):
     def _confirm_unsaved(self) -> bool:
         """With edits that could not be written, retry; if that fails, ask before
         discarding them. False keeps the window open."""
+        from PySide6.QtWidgets import QMessageBox
+
         lib = self.controller.library
         while not self.controller.retry_saves():
             answer = QMessageBox.warning(

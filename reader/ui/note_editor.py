@@ -6,7 +6,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from reader.render import note_html
 from reader.ui.browser import SafeBrowser
 
 SAVE_DEBOUNCE_MS = 500
@@ -107,7 +106,7 @@ class NoteEditor(QWidget):
         self.editor.blockSignals(False)
         self.editor.document().clearUndoRedoStacks()
         self.setEnabled(bool(paper_id))
-        self._render_preview()
+        self._preview_soon()
 
     def show_saved(self, text: str) -> None:
         """The note changed in the library (undo, another process): show it unless
@@ -125,7 +124,7 @@ class NoteEditor(QWidget):
         cursor = self.editor.textCursor()
         cursor.setPosition(min(cursor_pos, len(text)))
         self.editor.setTextCursor(cursor)
-        self._render_preview()
+        self._preview_soon()
 
     def flush(self) -> None:
         """Commit unsaved text now."""
@@ -143,12 +142,27 @@ class NoteEditor(QWidget):
 
     def _on_text_changed(self) -> None:
         self._save_timer.start()
-        self._preview_timer.start()
+        self._preview_timer.start(PREVIEW_DEBOUNCE_MS)
+
+    def _preview_soon(self) -> None:
+        """Render the preview on the next event-loop turn, after the abstract is painted
+        (Markdown takes 1-20 ms a note, and a paper change must show in one frame).
+        Meanwhile the preview is blank, never another paper's note."""
+        if self.text().strip():
+            self.preview.clear()
+            self._preview_timer.start(0)
+        else:
+            self._render_preview()
 
     def _render_preview(self) -> None:
         self._preview_timer.stop()
         text = self.text()
-        self.preview.setHtml(note_html(text) if text.strip() else "")
+        if text.strip():
+            from reader.render.notes import note_html
+
+            self.preview.setHtml(note_html(text))
+        else:
+            self.preview.clear()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.editor and event.type() == QEvent.Type.FocusOut:

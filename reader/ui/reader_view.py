@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import html
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -24,12 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.models import Annotation, Paper, Status
-from reader.core.text import plain
 from reader.render import abstract_html, title_html
 from reader.ui.browser import ReadingBrowser
-from reader.ui.highlight_list import MARK_ALPHA, HighlightPalette, HighlightPanel
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
+
+if TYPE_CHECKING:
+    from reader.ui.highlight_list import HighlightPanel
 
 READING_MEASURE_PX = 720
 STATUS_LABELS = {Status.UNREAD: "Unread", Status.READING: "Reading", Status.READ: "Read"}
@@ -91,6 +92,7 @@ class ReaderPane(QStackedWidget):
             open (document position under the mouse): add entries to it.
     The note editor is `note_editor` (its note_committed signal carries saves); the
     highlights are listed by `highlight_panel`; `backlinks` says which notes link here.
+    The empty state (`empty`) and the highlight list are made when first needed.
     """
 
     status_chosen = Signal(object)
@@ -102,12 +104,8 @@ class ReaderPane(QStackedWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Reader")
-        self.empty = QTextBrowser(self)
-        self.empty.setObjectName("emptyState")
-        self.empty.setHtml(EMPTY_STATE)
-        self.empty.setAccessibleName("No paper selected")
-        self.addWidget(self.empty)
-
+        self._empty: QTextBrowser | None = None
+        self._highlight_panel: HighlightPanel | None = None
         page = QWidget(self)
         self.browser = ReadingBrowser(READING_MEASURE_PX, page)
         self.browser.setObjectName("abstract")
@@ -150,15 +148,12 @@ class ReaderPane(QStackedWidget):
         self.backlinks.setAccessibleName("Notes linking here")
         self.backlinks.hide()
         self.note_editor = NoteEditor(page)
-        self.highlight_panel = HighlightPanel(HighlightPalette(parent=self), page)
-        self.highlight_panel.highlight_chosen.connect(self.show_highlight)
         lower = QWidget(page)
-        lower_layout = QVBoxLayout(lower)
-        lower_layout.setContentsMargins(8, 4, 8, 8)
-        lower_layout.addLayout(status_row)
-        lower_layout.addWidget(self.backlinks)
-        lower_layout.addWidget(self.note_editor, 1)
-        lower_layout.addWidget(self.highlight_panel)
+        self._lower_layout = QVBoxLayout(lower)
+        self._lower_layout.setContentsMargins(8, 4, 8, 8)
+        self._lower_layout.addLayout(status_row)
+        self._lower_layout.addWidget(self.backlinks)
+        self._lower_layout.addWidget(self.note_editor, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, page)
         self.splitter.addWidget(self.browser)
@@ -177,6 +172,28 @@ class ReaderPane(QStackedWidget):
     def paper_id(self) -> str:
         return self._paper_id
 
+    @property
+    def empty(self) -> QTextBrowser:
+        """What the pane shows when no paper is selected."""
+        if self._empty is None:
+            self._empty = QTextBrowser(self)
+            self._empty.setObjectName("emptyState")
+            self._empty.setHtml(EMPTY_STATE)
+            self._empty.setAccessibleName("No paper selected")
+            self.addWidget(self._empty)
+        return self._empty
+
+    @property
+    def highlight_panel(self) -> HighlightPanel:
+        """The shown paper's highlights, under the note (hidden while there are none)."""
+        if self._highlight_panel is None:
+            from reader.ui.highlight_list import HighlightPalette, HighlightPanel
+
+            self._highlight_panel = HighlightPanel(HighlightPalette(parent=self), self._page)
+            self._highlight_panel.highlight_chosen.connect(self.show_highlight)
+            self._lower_layout.addWidget(self._highlight_panel)
+        return self._highlight_panel
+
     def show_nothing_matches(self, query: str) -> None:
         """The empty state when the search and facets leave no paper."""
         self.show_paper(None, None)
@@ -194,7 +211,8 @@ class ReaderPane(QStackedWidget):
         if paper is None or annotation is None:
             self._paper_id = ""
             self.note_editor.set_paper("", "")
-            self.highlight_panel.set_highlights((), "")
+            if self._highlight_panel is not None:
+                self._highlight_panel.set_highlights((), "")
             self.empty.setHtml(EMPTY_STATE)
             self.setCurrentWidget(self.empty)
             self.paper_shown.emit("")
@@ -234,6 +252,10 @@ class ReaderPane(QStackedWidget):
 
     def extra_marks(self) -> list[QTextEdit.ExtraSelection]:
         """The paper's highlights, drawn over the abstract in their colours."""
+        if self._highlight_panel is None:
+            return []
+        from reader.ui.highlight_list import MARK_ALPHA
+
         marks = []
         palette = self.highlight_panel.highlight_palette
         doc = self.browser.document()
@@ -266,6 +288,10 @@ class ReaderPane(QStackedWidget):
         self.browser.ensureCursorVisible()
 
     def _browser_menu(self, pos: QPoint) -> None:
+        from PySide6.QtGui import QGuiApplication
+
+        from reader.core.text import plain
+
         menu = self.browser.createStandardContextMenu(pos)
         paper = self._paper
         if paper is not None:
@@ -280,5 +306,6 @@ class ReaderPane(QStackedWidget):
     def show_annotation(self, annotation: Annotation) -> None:
         self.status_buttons.button(list(Status).index(annotation.status) + 1).setChecked(True)
         self.tag_editor.set_tags(annotation.tags)
-        text = self.browser.toPlainText() if annotation.highlights else ""
-        self.highlight_panel.set_highlights(annotation.highlights, text)
+        if annotation.highlights or self._highlight_panel is not None:
+            text = self.browser.toPlainText() if annotation.highlights else ""
+            self.highlight_panel.set_highlights(annotation.highlights, text)

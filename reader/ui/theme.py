@@ -55,17 +55,27 @@ class Appearance(QObject):
 
     theme_applied = Signal(str)
 
-    def __init__(self, app: QApplication, zoomables: Sequence[QWidget], parent: QObject | None = None):
+    def __init__(self, app: QApplication, zoomables: Sequence[QWidget] = (),
+                 parent: QObject | None = None):
         super().__init__(parent)
         self._app = app
-        self._zoomables = list(zoomables)
-        self._base_sizes = [w.font().pointSizeF() for w in self._zoomables]
+        self._zoomables: list[QWidget] = []
+        self._base_sizes: list[float] = []
         self.theme = "system"
         self.zoom = 0
+        self.add_zoomables(zoomables)
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(lambda _scheme: self._follow_system())
         app.setStyle(QStyleFactory.create("Fusion"))
+
+    def add_zoomables(self, widgets: Sequence[QWidget]) -> None:
+        """Widgets whose text follows the zoom (at their current size for zoom 0)."""
+        for widget in widgets:
+            self._zoomables.append(widget)
+            self._base_sizes.append(widget.font().pointSizeF())
+        if self.zoom:
+            self.set_zoom(self.zoom)
 
     def effective(self) -> str:
         if self.theme == "system":
@@ -78,8 +88,10 @@ class Appearance(QObject):
         palette = dark_palette() if mode == "dark" else self._app.style().standardPalette()
         self._app.setPalette(palette)
         # widgets styled by the app's style sheet keep their old palette until it
-        # is applied again
-        self._app.setStyleSheet(self._app.styleSheet())
+        # is applied again (before the first widget exists there is nothing to restyle,
+        # and applying it would cost a start-up 40 ms)
+        if self._app.allWidgets():
+            self._app.setStyleSheet(self._app.styleSheet())
         self.theme_applied.emit(mode)
 
     def _follow_system(self) -> None:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
 
 from reader.core.library import Library
-from reader.importing import ImportCancelled, ImportReport, PreparedImport, apply_import, prepare_import
-from reader.ui.tasks import Task, TaskRunner
+
+if TYPE_CHECKING:  # imported when first used: not needed to open the window
+    from PySide6.QtWidgets import QMessageBox, QProgressDialog
+
+    from reader.importing import ImportReport, PreparedImport
+    from reader.ui.tasks import Task, TaskRunner
 
 IMPORT_FILTER = (
     "Paper lists (*.json *.bib *.bibtex *.ris *.csv *.tsv *.txt);;"
@@ -38,12 +42,25 @@ class Transfers(QObject):
     import_failed = Signal(str)
     message = Signal(str)
 
-    def __init__(self, library: Library, runner: TaskRunner) -> None:
+    def __init__(self, library: Library, runner: TaskRunner | None = None) -> None:
         super().__init__()
         self._library = library
-        self._runner = runner
+        self._given_runner = runner
         self.progress: QProgressDialog | None = None
         self.task: Task | None = None
+
+    @property
+    def _runner(self) -> TaskRunner:
+        """The runner given, else a thread pool one (made on first use)."""
+        if self._given_runner is None:
+            from reader.ui.tasks import TaskRunner
+
+            self._given_runner = TaskRunner()
+        return self._given_runner
+
+    @_runner.setter
+    def _runner(self, runner: TaskRunner) -> None:
+        self._given_runner = runner
 
     @property
     def _window(self) -> QWidget | None:
@@ -53,11 +70,18 @@ class Transfers(QObject):
     # -- import -------------------------------------------------------------
 
     def choose_and_import(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         paths, _ = QFileDialog.getOpenFileNames(self._window, "Import papers", "", IMPORT_FILTER)
         if paths:
             self.import_files([Path(p) for p in paths])
 
     def import_files(self, paths: Sequence[Path], fmt: str | None = None) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QProgressDialog
+
+        from reader.importing import prepare_import
+
         if self.task is not None:
             self.message.emit("An import is already running.")
             return
@@ -94,6 +118,8 @@ class Transfers(QObject):
             self.progress = None
 
     def _apply(self, prepared: PreparedImport) -> None:
+        from reader.importing import apply_import
+
         task, self.task = self.task, None
         if task is not None and task.cancelled:
             self._finish()
@@ -110,6 +136,8 @@ class Transfers(QObject):
         self.import_finished.emit(report)
 
     def _failed(self, exc: BaseException) -> None:
+        from reader.importing import ImportCancelled
+
         self.task = None
         self._finish()
         if isinstance(exc, ImportCancelled):
@@ -120,6 +148,8 @@ class Transfers(QObject):
     # -- export -------------------------------------------------------------
 
     def choose_and_export(self, ids: Sequence[str], what: str) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if not ids:
             self.message.emit("Nothing to export.")
             return
@@ -145,6 +175,8 @@ class Transfers(QObject):
 
 def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
     """A non-blocking summary of an import, with every skipped record in the details."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(QMessageBox.Icon.Information, "Import finished", report.summary(),
                       QMessageBox.StandardButton.Ok, parent)
     details = [f"skipped {s.place}: {s.reason}" for s in report.skipped]

@@ -1,0 +1,146 @@
+"""Start-up builds only what the first paint shows; the rest follows right after it,
+or at once on the user's first input, and nothing is lost by quitting early."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication
+
+from reader.ui import resources
+
+
+def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
+    from reader.ui.app import build
+
+    QApplication.instance().setStyleSheet(resources.stylesheet())  # as the real app
+    settings = QSettings(str(tmp_path / name), QSettings.Format.IniFormat)
+    app = build(tmp_path / "library", settings)
+    qtbot.addWidget(app.window)
+    return app
+
+
+def _menu_items(window) -> dict[str, list[str]]:
+    return {a.text(): [x.text() for x in a.menu().actions() if x.text()]
+            for a in window.menuBar().actions()}
+
+
+def test_the_first_paint_has_the_list_the_abstract_and_the_menu_titles(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    assert w.setup_pending()  # nothing deferred has run yet
+    assert w.sidebar.model.rowCount() == 19
+    assert w.pane.paper_id == w.sidebar.current_id() != ""
+    assert "Knowledge Distillation" in w.pane.browser.toPlainText()
+    assert list(_menu_items(w)) == ["&File", "&Edit", "&Paper", "&View", "&Go", "&Help"]
+    assert not app.poll.isActive()
+
+
+def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: not w.setup_pending())
+    menus = _menu_items(w)
+    assert "&Import…" in menus["&File"] and "&Undo" in menus["&Edit"]
+    assert "&Highlight" in menus["&Paper"] and "&Triage Mode" in menus["&Go"]
+    assert w.actions.by_name["next_paper"].shortcuts()
+    assert w.highlighter is not None and w.note_links is not None
+    assert w.triage_bar.parent() is not None and not w.triage_bar.isVisible()
+    qtbot.waitUntil(app.poll.isActive)
+
+
+def test_a_window_never_painted_gets_the_rest_anyway(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    qtbot.waitUntil(lambda: not app.window.setup_pending(), timeout=10_000)
+    assert app.poll.isActive()
+
+
+def test_the_first_key_finds_every_shortcut(qtbot, tmp_path, monkeypatch):
+    from reader.ui.app import AfterFirstPaint
+
+    # a key pressed before the steps after the first paint got their turn
+    monkeypatch.setattr(AfterFirstPaint, "_start", lambda self: None)
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.show()
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    assert w.setup_pending()
+    first = w.pane.paper_id
+    w.sidebar.view.setFocus()
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)  # a list-only shortcut
+    assert not w.setup_pending()
+    assert first == w.sidebar.model.ids()[0] != w.pane.paper_id == w.sidebar.model.ids()[1]
+
+
+def test_input_runs_the_steps_left_before_it_is_handled(qtbot):
+    from PySide6.QtWidgets import QLineEdit
+
+    from reader.ui.app import AfterFirstPaint
+
+    seen: list[str] = []
+    entry = QLineEdit()
+    qtbot.addWidget(entry)
+    entry.textEdited.connect(lambda text: seen.append(f"typed {text}"))
+
+    def steps():
+        seen.append("step 1")
+        yield
+        seen.append("step 2")
+
+    AfterFirstPaint(QApplication.instance(), entry, steps)
+    assert seen == []
+    qtbot.keyClick(entry, "x")
+    assert seen == ["step 1", "step 2", "typed x"]
+
+
+def test_reading_a_deferred_attribute_builds_it(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    assert app.window.setup_pending()
+    assert app.window.actions.by_name["palette"].shortcuts()
+    assert not app.window.setup_pending()
+
+
+def test_typing_and_quitting_right_after_start_loses_nothing(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.show()
+    pid = w.pane.paper_id
+    editor = w.pane.note_editor.editor
+    editor.setFocus()
+    qtbot.keyClicks(editor, "typed at once")
+    w.close()
+    app.poll.stop()
+
+    again = _build(qtbot, tmp_path)
+    assert again.controller.library.annotation(pid).note == "typed at once"
+    assert again.window.pane.paper_id == pid
+    assert again.window.pane.note_editor.text() == "typed at once"
+
+
+def test_quitting_before_anything_deferred_ran_saves_the_window_state(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.sidebar.move(2)
+    pid = w.pane.paper_id
+    w.close()  # before the first paint: the deferred steps never ran
+    assert w.setup_pending()
+    assert (tmp_path / "window.ini").exists()
+    again = _build(qtbot, tmp_path)
+    assert again.window.pane.paper_id == pid
+
+
+def test_the_note_preview_follows_the_abstract(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    ids = w.sidebar.model.ids()
+    app.controller.library.set_note(ids[1], "**Key** idea")
+    w.sidebar.select_paper(ids[1])
+    preview = w.pane.note_editor.preview
+    assert "**Key**" not in preview.toPlainText()  # never the Markdown source
+    qtbot.waitUntil(lambda: "Key idea" in preview.toPlainText())
+    w.sidebar.select_paper(ids[2])  # no note: blank at once, not the last paper's
+    assert preview.toPlainText() == ""
