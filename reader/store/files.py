@@ -18,6 +18,7 @@ from reader.store.migrations import SCHEMA_VERSION
 from reader.store.storage import (
     AtomicJSONStorage,
     StorageError,
+    load_document,
     read_only_reason,
     reason,
     remove_stale_temp_files,
@@ -96,6 +97,8 @@ class LibraryFolder:
         self.unreadable: set[str] = set()
         #: problems met while loading (records that could not be read), for the user
         self.problems: list[str] = []
+        #: papers.json read at start, until load_papers() hands it over
+        self._catalogue: dict[str, Paper | None] | None = None
         self.removed_temp_files = self._remove_stale_temp_files()
 
     @property
@@ -151,25 +154,51 @@ class LibraryFolder:
     def is_empty(self) -> bool:
         if PAPERS_FILE in self.unreadable:
             return False
-        return not self.papers_path.exists() or not self._papers_db.table("papers")
+        return not self._read_catalogue()
 
     def load_papers(self) -> list[Paper]:
         if PAPERS_FILE in self.unreadable:
             return []
-        papers, bad = [], 0
-        # 100k new objects would trigger many useless collector passes
-        gc.disable()
-        try:
-            for doc_id, doc in self._papers_db.table("papers")._read_table().items():
-                try:
-                    papers.append(Paper.from_dict({**doc, "id": doc_id}))
-                except (TypeError, ValueError, KeyError):
-                    bad += 1
-        finally:
-            gc.enable()
+        papers = self._read_catalogue()
+        self._catalogue = None  # the Library keeps them; not twice in memory
+        bad = [pid for pid, paper in papers.items() if paper is None]
         if bad:
-            self.problems.append(f"{self.papers_path}: skipped {bad} papers that could not be read.")
-        return papers
+            self.problems.append(f"{self.papers_path}: skipped {len(bad)} papers that could not be read.")
+            return [paper for paper in papers.values() if paper is not None]
+        return list(papers.values())
+
+    def _read_catalogue(self) -> dict[str, Paper | None]:
+        """papers.json read into Papers (None for a document that is not one), kept
+        until load_papers() takes them: recovery's check, is_empty() and loading
+        parse the file once. The documents become Papers piece by piece as the file
+        is parsed (they share their strings), so the file's parsed documents are
+        never all in memory; the TinyDB storage keeps none of them either, so the
+        next catalogue write reads the file again."""
+        if self._catalogue is None:
+            # Paper.from_document (repeated strings shared through `pool`) where it exists
+            from_document = getattr(Paper, "from_document", None)
+            pool: dict[str, str] = {}
+
+            def to_paper(pid: str, doc: dict[str, Any]) -> Paper | None:
+                try:
+                    if from_document is not None:
+                        return from_document(pid, doc, pool)  # type: ignore[no-any-return]
+                    return Paper.from_dict({**doc, "id": pid})
+                except (TypeError, ValueError, KeyError):
+                    return None
+
+            def to_papers(docs: dict[str, Any]) -> dict[str, Any]:
+                return {pid: to_paper(pid, doc) for pid, doc in docs.items()}
+
+            enabled = gc.isenabled()
+            gc.disable()  # 100k new objects would trigger many useless collector passes
+            try:
+                data = load_document(self.papers_path, to_papers) or {}
+            finally:
+                if enabled:
+                    gc.enable()
+            self._catalogue = data.get("papers", {})
+        return self._catalogue
 
     def load_annotations(self) -> dict[str, Annotation]:
         if ANNOTATIONS_FILE in self.unreadable:
@@ -213,6 +242,7 @@ class LibraryFolder:
         if self.annotations_path.exists() and ANNOTATIONS_FILE not in self.unreadable:
             self.backups.take("before-import")
         table = self._papers_db.table("papers")
+        self._catalogue = None
 
         def mutate(docs: dict[str, dict[str, Any]]) -> None:
             for paper in papers:
@@ -257,8 +287,24 @@ class LibraryFolder:
         self._ann_db.storage.write(data)
         self._ann_db.clear_cache()
 
+    def problem(self, name: str) -> StorageError | None:
+        """Why file `name` (PAPERS_FILE or ANNOTATIONS_FILE) cannot be used: a
+        DamagedFileError if its content is bad, a plain StorageError if it cannot be
+        read at all; None if fine or absent. What was read is kept for loading:
+        checking a file at start costs no second parse."""
+        try:
+            if name == PAPERS_FILE:
+                self._catalogue = None
+                self._read_catalogue()
+            else:
+                self._ann_db.storage.read()
+        except StorageError as exc:
+            return exc
+        return None
+
     def forget_cached(self) -> None:
         """Drop what was read, so the next read goes to disk (files moved or restored)."""
+        self._catalogue = None
         for db in (self._papers_db, self._ann_db):
             db.storage.close()
             db.clear_cache()

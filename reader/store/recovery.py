@@ -5,25 +5,9 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from reader.store.backups import stamp_now, verify
+from reader.store.backups import stamp_now
 from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
-from reader.store.storage import DamagedFileError, StorageError, atomic_write, move_aside, reason
-
-
-def problem(path: Path) -> StorageError | None:
-    """Why `path` cannot be used as a library file: DamagedFileError if its content is
-    bad, a plain StorageError if it cannot be read at all; None if fine or absent."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return StorageError(f"{path}: cannot be read ({reason(exc)})")
-    try:
-        verify(path, raw)
-    except DamagedFileError as exc:
-        return exc
-    return None
+from reader.store.storage import DamagedFileError, StorageError, atomic_write, move_aside
 
 
 def recover(folder: LibraryFolder) -> list[str]:
@@ -32,7 +16,7 @@ def recover(folder: LibraryFolder) -> list[str]:
     untouched, read as empty and never written."""
     messages: list[str] = []
     for name in (ANNOTATIONS_FILE, PAPERS_FILE):
-        found = problem(folder.folder / name)
+        found = folder.problem(name)
         if found is None:
             continue
         try:
@@ -48,13 +32,13 @@ def recover(folder: LibraryFolder) -> list[str]:
             )
         if message:
             messages.append(message)
-    folder.forget_cached()
+    # no forget_cached(): the storages saw any file moved or restored change on disk
     return messages
 
 
 def _recover(folder: LibraryFolder, name: str) -> str | None:
     path = folder.folder / name
-    found = problem(path)
+    found = folder.problem(name)
     if found is None:
         return None
     if not isinstance(found, DamagedFileError):

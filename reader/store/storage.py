@@ -14,6 +14,9 @@ from typing import Any
 import orjson
 from tinydb.storages import Storage
 
+from reader.store import pieces
+from reader.store.pieces import Transform
+
 TEMP_PREFIX = ".tmp-"
 
 # Directory fsync is not supported everywhere; these errors mean "cannot", not "failed".
@@ -228,20 +231,15 @@ class AtomicJSONStorage(Storage):
         if self._cache is not None and not self.changed_on_disk():
             return self._cache
         self._remember(None, None)
-        try:
-            fd = os.open(self.path, os.O_RDONLY)
-        except FileNotFoundError:
+        fd = _open_for_reading(self.path)
+        if fd is None:
             return None
-        except OSError as exc:
-            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
         try:
-            raw = _read_all(fd)  # from the descriptor: the signature matches these bytes
-            data = parse_document(self.path, raw)
-        except OSError as exc:
+            # from the descriptor: the signature taken from it matches what was parsed
+            data = read_document(self.path, fd)
+        except BaseException:
             os.close(fd)
-            if isinstance(exc, StorageError):
-                raise
-            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+            raise
         self._remember(data, fd)
         return data
 
@@ -261,15 +259,59 @@ class AtomicJSONStorage(Storage):
 
 def parse_document(path: Path, raw: bytes) -> dict[str, Any]:
     """Parse a TinyDB file: a JSON object whose values are objects of objects."""
-    if not raw.strip():
+    if not raw or raw.isspace():  # isspace(), not strip(): no copy of a big file
         raise DamagedFileError(f"{path}: the file is empty")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise DamagedFileError(f"{path}: not valid JSON ({exc})") from exc
-    if not isinstance(data, dict) or not all(
-        isinstance(table, dict) and all(isinstance(doc, dict) for doc in table.values())
-        for table in data.values()
-    ):
+    if not isinstance(data, dict) or not all(pieces.is_table(table) for table in data.values()):
         raise DamagedFileError(f"{path}: valid JSON but not a library file")
+    return data
+
+
+def _open_for_reading(path: Path) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot read ({reason(exc)})") from exc
+
+
+def load_document(path: Path, transform: Transform | None = None) -> dict[str, Any] | None:
+    """The TinyDB file at `path` parsed (None if absent), each table's documents
+    passed through `transform` if given (see read_document)."""
+    fd = _open_for_reading(path)
+    if fd is None:
+        return None
+    try:
+        return read_document(path, fd, transform)
+    finally:
+        os.close(fd)
+
+
+def read_document(path: Path, fd: int, transform: Transform | None = None) -> dict[str, Any]:
+    """Read and parse the TinyDB file open as `fd`: DamagedFileError if its content
+    is bad, StorageError if it cannot be read.
+
+    A big file is parsed in pieces, so that its bytes are never all in memory at
+    once next to the parsed documents (at 100k papers: 171 MB of bytes); anything
+    the piecewise reader does not expect makes it fall back to one whole parse.
+    `transform`, if given, maps documents (a dict of some of a table's documents,
+    by id) to what is kept for them, piece by piece: the parsed documents of the
+    whole file are then never all alive at once either."""
+    try:
+        if os.fstat(fd).st_size >= pieces.PIECEWISE_MIN_BYTES:
+            data = pieces.parse_in_pieces(fd, transform)
+            if data is not None:
+                return data
+            os.lseek(fd, 0, os.SEEK_SET)
+        data = parse_document(path, _read_all(fd))
+    except StorageError:
+        raise
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot read ({reason(exc)})") from exc
+    if transform is not None:
+        data = {name: transform(docs) for name, docs in data.items()}
     return data
