@@ -7,6 +7,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
@@ -110,6 +111,11 @@ class Library:
     def annotation(self, paper_id: str) -> Annotation:
         self.paper(paper_id)
         return self._annotations.get(paper_id) or Annotation(paper_id)
+
+    def annotations(self) -> Mapping[str, Annotation]:
+        """Every non-default annotation by paper id, read-only (may hold ids of
+        papers no longer in the catalogue)."""
+        return MappingProxyType(self._annotations)
 
     def status(self, paper_id: str) -> Status:
         ann = self._annotations.get(paper_id)
