@@ -23,6 +23,8 @@ from reader.ui.sidebar import Sidebar
 
 #: how often edits kept in memory after a failed save are retried
 RETRY_SAVE_MS = 5_000
+#: while typing a search, the reader pane shows the current paper after this pause
+PANE_AFTER_TYPING_MS = 90
 
 
 class PaperController(QObject):
@@ -57,8 +59,12 @@ class PaperController(QObject):
         self.undo_stack = undo_stack
         library.subscribe(self.library_changed.emit)
         self.library_changed.connect(self._on_library_changed)
-        sidebar.view.selectionModel().currentChanged.connect(lambda *_: self.show_current())
-        sidebar.filtered.connect(self.show_current)
+        # while the user types a search, the pane follows once typing pauses: the
+        # keystroke's frame goes to the list (and at 100k papers that frame is tight)
+        self._pane_timer = QTimer(self, singleShot=True, interval=PANE_AFTER_TYPING_MS)
+        self._pane_timer.timeout.connect(self.show_current)
+        sidebar.view.selectionModel().currentChanged.connect(lambda *_: self._current_changed())
+        sidebar.filtered.connect(self._current_changed)
         pane.status_chosen.connect(lambda status: self.set_status(status, [pane.paper_id]))
         pane.tags_added.connect(lambda tags: self.add_tags(tags, [pane.paper_id]))
         pane.tag_removed.connect(lambda tag: self.remove_tags([tag], [pane.paper_id]))
@@ -73,10 +79,24 @@ class PaperController(QObject):
 
     def target_ids(self) -> list[str]:
         """The selected papers, else the one shown."""
+        self.settle_pane()
         ids = self.sidebar.selected_ids()
         if not ids and self.pane.paper_id:
             ids = [self.pane.paper_id]
         return ids
+
+    def _current_changed(self) -> None:
+        if self.sidebar.typing:
+            self._pane_timer.start()
+        else:
+            self._pane_timer.stop()
+            self.show_current()
+
+    def settle_pane(self) -> None:
+        """Show the current paper now if the pane is waiting for typing to pause."""
+        if self._pane_timer.isActive():
+            self._pane_timer.stop()
+            self.show_current()
 
     def show_current(self) -> None:
         pid = self.sidebar.current_id()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from collections.abc import Iterator
+from typing import Any, NamedTuple, Sequence
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText, QTransform
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -117,6 +118,13 @@ class PaperListModel(QAbstractListModel):
     def id_at(self, row: int) -> str:
         return self._ids[row]
 
+    def row(self, row: int) -> tuple[str, str, Status, list[str]]:
+        """What the delegate paints of a row: title, short authors, status, tags."""
+        pid = self._ids[row]
+        lib = self._library
+        paper = lib.paper(pid)
+        return _plain_title(paper.title), short_authors(paper.authors), lib.status(pid), list(lib.tags(pid))
+
     def refresh_papers(self, paper_ids: Sequence[str] | frozenset[str]) -> None:
         """Repaint the rows of these papers (their annotation changed)."""
         row_map = self._row_map()
@@ -125,26 +133,48 @@ class PaperListModel(QAbstractListModel):
             self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
 
 
+class _RowText(NamedTuple):
+    """A row's text laid out once: painting it again only draws glyphs."""
+
+    title: QStaticText
+    authors: QStaticText
+    #: (x, width) of each search match in the title
+    marks: tuple[tuple[int, int], ...]
+
+
+#: laid-out rows kept (a screenful is ~20; typing brings the same papers back)
+ROW_CACHE = 2_000
+
+
 class PaperDelegate(QStyledItemDelegate):
-    """Paints a row: status mark, title, first authors, tag chips."""
+    """Paints a row: status mark, title, first authors, tag chips. Text is laid out
+    once per paper, width and font (QStaticText): at 100k papers a keystroke
+    repaints a screenful of rows and shaping their text was most of its cost."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows: dict[tuple[Any, ...], _RowText] = {}
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        self.initStyleOption(option, index)
-        style = option.widget.style() if option.widget else None
+        model = index.model()
+        if isinstance(model, PaperListModel):
+            title, authors, status, tags = model.row(index.row())
+        else:
+            title, authors = index.data() or "", index.data(PaperListModel.AuthorsRole) or ""
+            status = Status(index.data(PaperListModel.StatusRole) or "unread")
+            tags = index.data(PaperListModel.TagsRole) or []
+        widget = option.widget
+        style = widget.style() if widget else None
         painter.save()
         option.text = ""
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
+        if style is not None:  # background, selection, focus
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         palette: QPalette = option.palette
         fg = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        dim = QColor(fg)
-        dim.setAlpha(170)
         rect = option.rect.adjusted(8, 4, -8, -4)
         metrics = QFontMetrics(option.font)
         line = metrics.lineSpacing()
-
-        status = Status(index.data(PaperListModel.StatusRole))
         mark_w = metrics.horizontalAdvance("●") + 8
         painter.setPen(QColor(STATUS_COLOUR[status]) if not selected else fg)
         painter.drawText(QRect(rect.left(), rect.top(), mark_w, line), Qt.AlignmentFlag.AlignLeft,
@@ -154,44 +184,40 @@ class PaperDelegate(QStyledItemDelegate):
         width = rect.right() - text_left
         title_font = QFont(option.font)
         title_font.setWeight(QFont.Weight.DemiBold if status is Status.UNREAD else QFont.Weight.Normal)
+        terms = getattr(model, "highlight_terms", ())
+        laid = self._laid_out(title, authors, width, title_font, option.font, terms)
+        if laid.marks:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 214, 10, 150))
+            for x, w in laid.marks:
+                painter.drawRect(QRect(text_left + x, rect.top(), w, line))
         painter.setFont(title_font)
         painter.setPen(fg)
-        title_metrics = QFontMetrics(title_font)
-        title = title_metrics.elidedText(index.data(), Qt.TextElideMode.ElideRight, width)
-        model = index.model()
-        terms = getattr(model, "highlight_terms", ())
-        if terms:
-            self._paint_matches(painter, title, terms, title_metrics,
-                                QRect(text_left, rect.top(), width, line))
-        painter.setPen(fg)
-        painter.drawText(QRect(text_left, rect.top(), width, line), Qt.AlignmentFlag.AlignLeft, title)
-
+        painter.drawStaticText(QPoint(text_left, rect.top()), laid.title)
         painter.setFont(option.font)
+        dim = QColor(fg)
+        dim.setAlpha(170)
         painter.setPen(dim)
-        authors = metrics.elidedText(index.data(PaperListModel.AuthorsRole), Qt.TextElideMode.ElideRight,
-                                     width)
-        painter.drawText(QRect(text_left, rect.top() + line, width, line), Qt.AlignmentFlag.AlignLeft,
-                         authors)
-        self._paint_tags(painter, option, index.data(PaperListModel.TagsRole),
-                         QRect(text_left, rect.top() + 2 * line, width, line), selected,
-                         getattr(model, "tag_colours", {}))
+        painter.drawStaticText(QPoint(text_left, rect.top() + line), laid.authors)
+        self._paint_tags(painter, option, tags, QRect(text_left, rect.top() + 2 * line, width, line),
+                         selected, getattr(model, "tag_colours", {}))
         painter.restore()
 
-    @staticmethod
-    def _paint_matches(painter: QPainter, text: str, terms: Sequence[str], metrics: QFontMetrics,
-                       rect: QRect) -> None:
-        """Mark where the search's words occur in `text` (case-insensitive)."""
-        lowered = text.casefold()
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(255, 214, 10, 150))
-        for term in terms:
-            needle = term.casefold()
-            start = lowered.find(needle) if needle else -1
-            while start >= 0:
-                x = rect.left() + metrics.horizontalAdvance(text[:start])
-                w = metrics.horizontalAdvance(text[start:start + len(needle)])
-                painter.drawRect(QRect(x, rect.top(), w, rect.height()))
-                start = lowered.find(needle, start + len(needle))
+    def _laid_out(self, title: str, authors: str, width: int, title_font: QFont, font: QFont,
+                  terms: Sequence[str]) -> _RowText:
+        key = (title, authors, width, title_font.key(), font.key(), terms)
+        laid = self._rows.get(key)
+        if laid is None:
+            if len(self._rows) >= ROW_CACHE:
+                self._rows.clear()
+            title_metrics = QFontMetrics(title_font)
+            shown = title_metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+            laid = self._rows[key] = _RowText(
+                _static(shown, title_font),
+                _static(QFontMetrics(font).elidedText(authors, Qt.TextElideMode.ElideRight, width), font),
+                tuple(_matches(shown, terms, title_metrics)),
+            )
+        return laid
 
     @staticmethod
     def _paint_tags(painter: QPainter, option: QStyleOptionViewItem, tags: list[str], rect: QRect,
@@ -227,6 +253,25 @@ class PaperDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         return QSize(200, row_height(option.font))
+
+
+def _static(text: str, font: QFont) -> QStaticText:
+    laid = QStaticText(text)
+    laid.setTextFormat(Qt.TextFormat.PlainText)
+    laid.prepare(QTransform(), font)
+    return laid
+
+
+def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator[tuple[int, int]]:
+    """(x, width) of each place a search word occurs in `text` (case-insensitive)."""
+    lowered = text.casefold()
+    for term in terms:
+        needle = term.casefold()
+        start = lowered.find(needle) if needle else -1
+        while start >= 0:
+            x = metrics.horizontalAdvance(text[:start])
+            yield x, metrics.horizontalAdvance(text[start:start + len(needle)])
+            start = lowered.find(needle, start + len(needle))
 
 
 def row_height(font: QFont) -> int:

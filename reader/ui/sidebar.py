@@ -81,7 +81,9 @@ class Sidebar(QWidget):
         self._order: list[str] = []
         self._text_ids: list[str] = []
         self._typing = QTimer(self, singleShot=True, interval=0)
-        self._typing.timeout.connect(self.apply_filters)
+        self._typing.timeout.connect(self._typed)
+        #: True while the list is refilled for a keystroke in the search box
+        self.typing = False
         self._facet_timer = QTimer(self, singleShot=True, interval=FACET_REFRESH_MS)
         self._facet_timer.timeout.connect(self.refresh_facets)
         self.search.textChanged.connect(lambda _text: self._typing.start())
@@ -116,6 +118,13 @@ class Sidebar(QWidget):
     def query_text(self) -> str:
         return " ".join(p for p in (self.search.text().strip(), self.facets.query()) if p)
 
+    def _typed(self) -> None:
+        self.typing = True
+        try:
+            self.apply_filters()
+        finally:
+            self.typing = False
+
     def apply_filters(self) -> None:
         """Refill the list from the current query and facets, keeping the selection."""
         selected = self.selected_ids()
@@ -129,12 +138,14 @@ class Sidebar(QWidget):
         self.model.highlight_terms = text_query.terms
         self.model.set_ids(ids)
         self.select_ids(selected, current)
-        self.update_counts()
+        self.update_counts(ids)
         self._facet_timer.start()
         self.filtered.emit()
 
-    def update_counts(self) -> None:
-        ids = self.model.ids()
+    def update_counts(self, ids: list[str] | None = None) -> None:
+        """The counter under the list; `ids`: what it shows, if the caller has it
+        (filter()'s own list is counted from its set, not paper by paper)."""
+        ids = self.model.ids() if ids is None else ids
         read = self._index.count_status(ids, Status.READ)
         total = len(self._library)
         shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
@@ -147,11 +158,11 @@ class Sidebar(QWidget):
         """Recount the facets over what the search box matches (debounced: this is
         the one linear pass left after a keystroke)."""
         self._facet_timer.stop()
-        smart_counts = {name: len(self._index.filter(parse(q), self._order))
-                        for name, q in self.saved_searches.items()}
         ids, index = self._text_ids, self._index
         facets = Facets(index.tally(ids, "status"), index.tally(ids, "tag"), index.tally(ids, "venue"),
                         index.tally(ids, "year"))
+        smart_counts = {name: len(self._index.filter(parse(q), self._order))
+                        for name, q in self.saved_searches.items()}
         self.facets.set_counts(facets, self.saved_searches, smart_counts)
 
     # -- selection --------------------------------------------------------

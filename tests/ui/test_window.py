@@ -5,6 +5,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from reader.core.models import Status
+from reader.ui.controller import PANE_AFTER_TYPING_MS
 from reader.ui.note_editor import SAVE_DEBOUNCE_MS
 
 
@@ -228,14 +229,14 @@ def test_empty_state_when_nothing_matches(qtbot, app):
     w = app.window
     qtbot.keyClicks(w.sidebar.search, "qqqqzzzz")
     qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 0)
-    assert w.pane.currentWidget() is w.pane.empty
+    qtbot.waitUntil(lambda: w.pane.currentWidget() is w.pane.empty)  # once typing pauses
     assert "No paper matches “qqqqzzzz”" in w.pane.empty.toPlainText()
     assert w.sidebar.count_label.text() == "0 of 19 papers · 0 read"
     w.sidebar.search.clear()
     qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 19)
     w.sidebar.view.clearSelection()
     w.sidebar.view.setCurrentIndex(w.sidebar.model.index(-1))
-    assert "Select a paper" in w.pane.empty.toPlainText()
+    qtbot.waitUntil(lambda: "Select a paper" in w.pane.empty.toPlainText())
 
 
 def test_jk_navigation(qtbot, app):
@@ -289,11 +290,35 @@ def test_search_matches_marked_in_pane(qtbot, app):
     qtbot.waitUntil(lambda: w.sidebar.model.rowCount() < 19)
     w.sidebar.select_paper(w.sidebar.model.id_at(0))
     assert w.sidebar.model.highlight_terms == ("distillation",)
+    qtbot.waitUntil(lambda: w.pane.browser.extraSelections() != [])
     marks = w.pane.browser.extraSelections()
-    assert marks and all(m.cursor.selectedText().lower() == "distillation" for m in marks)
+    assert all(m.cursor.selectedText().lower() == "distillation" for m in marks)
     w.sidebar.search.clear()
     qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 19)
+    qtbot.waitUntil(lambda: w.pane.browser.extraSelections() == [])
+
+
+def test_while_typing_the_pane_follows_the_list_once_typing_pauses(qtbot, app):
+    w, controller = app.window, app.controller
+    click_row(qtbot, app, 0)
+    shown = w.pane.paper_id
     assert w.pane.browser.extraSelections() == []
+    controller._pane_timer.setInterval(60_000)  # a pause that never comes in this test
+    qtbot.keyClicks(w.sidebar.search, "a")
+    qtbot.waitUntil(lambda: w.sidebar.model.highlight_terms == ("a",))
+    assert w.sidebar.current_id() == shown
+    assert w.pane.browser.extraSelections() == []  # the keystroke's frame went to the list
+    # an action on "the current paper" first brings the pane up to date
+    assert controller.target_ids() == [shown]
+    assert w.pane.browser.extraSelections() != []
+    # and with the real pause, it follows by itself
+    controller._pane_timer.setInterval(PANE_AFTER_TYPING_MS)
+    qtbot.keyClicks(w.sidebar.search, "b")
+    qtbot.waitUntil(lambda: w.sidebar.model.highlight_terms == ("ab",))
+    assert controller._pane_timer.isActive()
+    qtbot.waitUntil(lambda: not controller._pane_timer.isActive())
+    marks = w.pane.browser.extraSelections()
+    assert all(m.cursor.selectedText().lower() == "ab" for m in marks)
 
 
 def test_copy_abstract_as_text_and_latex(qtbot, app):
