@@ -15,13 +15,14 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from reader import __version__
 from reader.core.index import SearchIndex
+from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
 from reader.store.storage import StorageError
 from reader.ui import resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
 from reader.ui.main_window import MainWindow
-from reader.ui.reader_view import ReaderPane
+from reader.ui.reader_view import ReaderPane, paper_html
 from reader.ui.settings import WindowSettings, WindowState
 from reader.ui.sidebar import Sidebar
 from reader.ui.theme import Appearance
@@ -119,6 +120,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
     AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, index))
+    NeighbourPrefetch(sidebar, library, pane)
     return app
 
 
@@ -136,6 +138,35 @@ def _later_steps(app: App, index: SearchIndex) -> Iterator[None]:
     warm = QTimer(window, interval=0)
     warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
     warm.start()
+    yield
+    # the first note shown would otherwise wait ~100 ms for Markdown to load
+    from reader.render import notes
+
+    yield
+    notes.note_html("*Markdown* is ready")
+
+
+class NeighbourPrefetch(QObject):
+    """Once the list is idle after a paper was shown, parses the TeX of the papers
+    next to it, so j/k (the usual way through a list) finds them ready."""
+
+    IDLE_MS = 30
+
+    def __init__(self, sidebar: Sidebar, library: Library, pane: ReaderPane) -> None:
+        super().__init__(pane)
+        self._sidebar = sidebar
+        self._library = library
+        self._timer = QTimer(self, singleShot=True, interval=self.IDLE_MS)
+        self._timer.timeout.connect(self._prefetch)
+        pane.paper_shown.connect(lambda pid: pid and self._timer.start())
+
+    def _prefetch(self) -> None:
+        model = self._sidebar.model
+        row, count = self._sidebar.view.currentIndex().row(), model.rowCount()
+        for near in (row + 1, row - 1):
+            pid = model.id_at(near) if row >= 0 and 0 <= near < count else ""
+            if pid and pid in self._library:
+                paper_html(self._library.paper(pid))  # the parse is cached (reader.core.tex)
 
 
 class AfterFirstPaint(QObject):
