@@ -1,0 +1,60 @@
+"""Selecting a paper does only what the abstract needs; the rest waits for idle time."""
+
+from __future__ import annotations
+
+from reader.ui import app as app_module
+from reader.ui.browser import ReadingBrowser
+
+
+def test_the_neighbours_abstracts_are_prepared_while_idle(qtbot, app, monkeypatch):
+    prepared: list[str] = []
+    monkeypatch.setattr(app_module, "paper_html", lambda paper: prepared.append(paper.id))
+    sidebar = app.window.sidebar
+    ids = sidebar.model.ids()
+    sidebar.select_paper(ids[5])
+    assert prepared == []  # not while the paper is being shown
+    qtbot.waitUntil(lambda: prepared == [ids[6], ids[4]])
+
+
+def test_the_first_and_last_papers_have_one_neighbour(qtbot, app, monkeypatch):
+    prepared: list[str] = []
+    monkeypatch.setattr(app_module, "paper_html", lambda paper: prepared.append(paper.id))
+    sidebar = app.window.sidebar
+    ids = sidebar.model.ids()
+    sidebar.select_paper(ids[-1])
+    qtbot.waitUntil(lambda: prepared == [ids[-2]])
+
+
+def test_a_taller_or_shorter_pane_does_not_lay_the_abstract_out_again(qtbot, monkeypatch):
+    browser = ReadingBrowser(720)
+    qtbot.addWidget(browser)
+    browser.resize(900, 400)
+    browser.show()
+    qtbot.waitExposed(browser)
+    width = browser.lineWrapColumnOrWidth()
+    calls: list[int] = []
+    monkeypatch.setattr(browser, "setLineWrapColumnOrWidth", calls.append)
+    browser.resize(900, 300)  # height only: the measure stays
+    qtbot.waitUntil(lambda: browser.height() == 300)
+    assert calls == [] and browser.lineWrapColumnOrWidth() == width
+    browser.resize(500, 300)  # narrower than the measure: lines follow
+    qtbot.waitUntil(lambda: bool(calls))
+    assert calls[-1] < width
+
+
+def test_a_paper_with_highlights_gets_the_highlight_list(qtbot, app):
+    from reader.core.models import Highlight
+
+    w = app.window
+    ids = w.sidebar.model.ids()
+    lib = app.controller.library
+    text = w.pane.browser.toPlainText()
+    start = text.index("Knowledge") if "Knowledge" in text else 0
+    quote = text[start:start + 9]
+    lib.set_highlights(ids[0], [Highlight(id="h1", quote=quote, color="yellow")])
+    w.sidebar.select_paper(ids[1])
+    w.sidebar.select_paper(ids[0])
+    assert w.pane.highlight_panel.isVisibleTo(w.pane)
+    assert w.pane.highlight_panel.model.rowCount() == 1
+    w.sidebar.select_paper(ids[1])
+    assert not w.pane.highlight_panel.isVisibleTo(w.pane)
