@@ -171,9 +171,10 @@ class NeighbourPrefetch(QObject):
 
 class AfterFirstPaint(QObject):
     """Runs `steps` (a generator, one step per event-loop turn) once `painted` has
-    painted for the first time. The user's first key, click or drop runs every step
-    left at once, before that input is handled, so no shortcut or menu is missing;
-    a window that is never painted gets them after FALLBACK_MS."""
+    painted for the first time. From then on the user's first key, click or drop
+    runs every step left at once, before that input is handled, so no shortcut or
+    menu is missing (input reaches a window only after it was exposed, and so
+    painted). A window that is never painted gets the steps after FALLBACK_MS."""
 
     FALLBACK_MS = 2_000
     _INPUT = frozenset({
@@ -189,7 +190,6 @@ class AfterFirstPaint(QObject):
         self._steps: Iterator[None] | None = steps()
         self._started = False
         painted.installEventFilter(self)
-        qapp.installEventFilter(self)
         QTimer.singleShot(self.FALLBACK_MS, self, self._start)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
@@ -201,10 +201,13 @@ class AfterFirstPaint(QObject):
         return False
 
     def _start(self) -> None:
-        if not self._started and self._steps is not None:
-            self._started = True
-            self._painted.removeEventFilter(self)
-            QTimer.singleShot(0, self, self._next)
+        if self._started or self._steps is None:
+            return
+        self._started = True
+        self._painted.removeEventFilter(self)
+        # watching every event of the application costs; only from the first paint on
+        self._qapp.installEventFilter(self)
+        QTimer.singleShot(0, self, self._next)
 
     def _next(self) -> None:
         if self._steps is None:

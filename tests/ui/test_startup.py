@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
 
 from reader.ui import resources
@@ -61,8 +62,8 @@ def test_a_window_never_painted_gets_the_rest_anyway(qtbot, tmp_path):
 def test_the_first_key_finds_every_shortcut(qtbot, tmp_path, monkeypatch):
     from reader.ui.app import AfterFirstPaint
 
-    # a key pressed before the steps after the first paint got their turn
-    monkeypatch.setattr(AfterFirstPaint, "_start", lambda self: None)
+    # a key pressed after the first paint, before the steps got their turn
+    monkeypatch.setattr(AfterFirstPaint, "_next", lambda self: None)
     app = _build(qtbot, tmp_path)
     w = app.window
     w.show()
@@ -91,8 +92,10 @@ def test_input_runs_the_steps_left_before_it_is_handled(qtbot):
         yield
         seen.append("step 2")
 
-    AfterFirstPaint(QApplication.instance(), entry, steps)
+    after = AfterFirstPaint(QApplication.instance(), entry, steps)
     assert seen == []
+    after.eventFilter(entry, QPaintEvent(entry.rect()))  # painted: now input is watched
+    assert seen == []  # the steps wait for their turn in the event loop
     qtbot.keyClick(entry, "x")
     assert seen == ["step 1", "step 2", "typed x"]
 
