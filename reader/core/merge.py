@@ -149,11 +149,25 @@ class _Index:
     def add(self, pid: str, paper: Paper, keys: dict[str, object]) -> None:
         """Make a paper of this batch findable by the tables built so far."""
         for name, table in self.tables.items():
-            kind, member = _TABLES[name]
-            if member(paper):
-                key = keys[kind] if kind in keys else _KEY_OF[kind](paper)
-                if key:
-                    table.setdefault(key, pid)
+            if name == "abstract-derived":
+                if not paper.title_derived:
+                    continue
+                kind = "abstract"
+            else:
+                kind = name
+            if kind in keys:
+                key = keys[kind]
+            elif getattr(paper, kind):  # an empty field has an empty key: spare computing it
+                key = _KEY_OF[kind](paper)
+            else:
+                continue
+            if key:
+                table.setdefault(key, pid)
+
+
+#: (match kind, table) in MATCH_ORDER, for a paper with a real title and with a derived one.
+_LOOKUPS = tuple((how, "abstract-derived" if how == "abstract" else how) for how in MATCH_ORDER)
+_LOOKUPS_DERIVED = tuple((how, how) for how in MATCH_ORDER)
 
 
 def _key_fields(paper: Paper) -> tuple[str, str, str, bool, str]:
@@ -175,6 +189,7 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
     seen: set[str] = set()
     unchanged: set[str] = set()
 
+    tables = index.tables
     for paper in incoming:
         keys: dict[str, object] = {}
         pid: str | None = paper.id
@@ -183,9 +198,10 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
         if before is None:
             pid = None
             derived = paper.title_derived or not paper.title
-            for how in MATCH_ORDER:
-                name = "abstract-derived" if how == "abstract" and not derived else how
-                table = index.table(name)
+            for how, name in _LOOKUPS_DERIVED if derived else _LOOKUPS:
+                table = tables.get(name)
+                if table is None:
+                    table = index.table(name)
                 if not table:
                     continue  # nothing to find: spare computing the key
                 key = keys[how] = _KEY_OF[how](paper)
@@ -215,7 +231,7 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
         touched[pid] = merged
         if _key_fields(merged) != _key_fields(before):
             index.add(pid, merged, {})
-    plan.added = [touched[pid] for pid in touched if pid in added]
+    plan.added = [paper for pid, paper in touched.items() if pid in added]
     plan.updated = [paper for pid, paper in touched.items() if pid not in added]
     plan.unchanged = len(unchanged - touched.keys())
     return plan
