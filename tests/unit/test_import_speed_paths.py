@@ -288,3 +288,77 @@ def test_quick_path_on_the_real_lists() -> None:
             quick = jsonfile._quick_paper(item, path.name)
             assert quick is None or quick == careful(item, path.name), item
             assert jsonfile.paper_from_item(item, path.name) == careful(item, path.name)
+
+
+# --- importing: added times set in place, the collector paused and restored ----------------
+
+
+def _write(path: Any, items: list[dict[str, Any]]) -> Any:
+    import json
+
+    path.write_text(json.dumps(items), encoding="utf-8")
+    return path
+
+
+def test_new_papers_are_stamped_and_the_library_is_not_touched(tmp_path: Any) -> None:
+    import dataclasses
+
+    from reader.core.models import Paper
+    from reader.importing import prepare_import
+
+    known = Paper(id="k1", title="Known", added="2024-01-01T00:00:00+00:00")
+    frozen_copy = dataclasses.replace(known)
+    source = _write(
+        tmp_path / "list.json",
+        [
+            {"id": "k1", "title": "Known", "venue": "V"},  # fills the known paper
+            {"id": "n1", "title": "New one"},
+            {"id": "n2", "title": "New two"},
+            {"id": "n1", "title": "New one", "year": 2025},  # a repeat fills the first
+        ],
+    )
+    prepared = prepare_import({"k1": known}, [source])
+    by_id = {p.id: p for p in prepared.papers}
+    assert known == frozen_copy  # the library's own paper is never changed in place
+    assert by_id["k1"].added == known.added and by_id["k1"].venue == "V"
+    stamps = {by_id["n1"].added, by_id["n2"].added}
+    assert len(stamps) == 1 and all(stamps) and by_id["n1"].year == 2025
+    assert (prepared.report.added, prepared.report.updated) == (2, 1)
+
+
+def test_an_exported_added_time_is_kept(tmp_path: Any) -> None:
+    from reader.core.models import Paper
+    from reader.formats import export_papers
+    from reader.importing import prepare_import
+
+    old = Paper(id="x", title="X", added="2020-02-02T00:00:00+00:00")
+    path = tmp_path / "export.json"
+    text = export_papers([(old, None)], "json")
+    assert isinstance(text, str)
+    path.write_text(text, encoding="utf-8")
+    (paper,) = prepare_import({}, [path]).papers
+    assert paper.added == old.added
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_left_as_it_was(tmp_path: Any, enabled: bool) -> None:
+    import gc
+
+    from reader.core.library import Library
+    from reader.formats import FormatError
+    from reader.importing import import_files, prepare_import
+    from reader.store.files import LibraryFolder
+
+    good = _write(tmp_path / "good.json", [{"title": "A paper"}])
+    bad = tmp_path / "bad.json"
+    bad.write_text("[not json", encoding="utf-8")
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        import_files(Library(LibraryFolder(tmp_path / "lib")), [good])
+        assert gc.isenabled() == enabled
+        with pytest.raises(FormatError):
+            prepare_import({}, [good, bad])
+        assert gc.isenabled() == enabled
+    finally:
+        gc.enable() if was else gc.disable()
