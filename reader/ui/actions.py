@@ -167,15 +167,60 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
     add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
     add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
     install_tag_actions(window, window.controller, actions)
-    add("save_search", "&Save Search as Smart List…", ["Ctrl+S"], window.save_search, menu="&Go")
-    add("delete_search", "&Delete Smart List…", [], window.delete_search, menu="&Go")
-    add("triage_setup", "Triage &Keys…", [], window.configure_triage, menu="&Go")
+    add("save_search", "&Save Search as Smart List…", ["Ctrl+S"], lambda: save_search(window),
+        menu="&Go")
+    add("delete_search", "&Delete Smart List…", [], lambda: delete_search(window), menu="&Go")
+    add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window), menu="&Go")
     add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
     actions.by_name["triage"].setCheckable(True)
     triage.mode_changed.connect(actions.by_name["triage"].setChecked)
     add("palette", "Command &Palette…", ["Ctrl+K", "Ctrl+Shift+P"], window.show_palette, menu="&Help")
     add("cheatsheet", "&Keyboard Shortcuts", ["?", "Shift+?", "F1"], window.show_cheatsheet,
         menu="&Help")
+
+
+def save_search(window: MainWindow) -> None:
+    """Go → Save Search as Smart List…"""
+    query = window.sidebar.query_text()
+    if not query:
+        window.statusBar().showMessage("Type a search or choose facets first.", 8_000)
+        return
+    name, ok = QInputDialog.getText(window, "Save search", f"Name for “{query}”:")
+    if ok and name.strip():
+        try:
+            window.controller.library.save_search(name, query)
+        except (ValueError, OSError) as exc:
+            window.warn(f"Smart list not saved: {exc}")
+
+
+def delete_search(window: MainWindow) -> None:
+    """Go → Delete Smart List…"""
+    names = sorted(window.controller.library.prefs.saved_searches(), key=str.casefold)
+    if not names:
+        return
+    name, ok = QInputDialog.getItem(window, "Delete smart list", "Smart list:", names, 0, False)
+    if ok and name:
+        window.controller.library.delete_search(name)
+
+
+def configure_triage(window: MainWindow) -> None:
+    """Go → Triage Keys…: one decision a line."""
+    from reader.ui.triage import TRIAGE_PREF, parse_decisions
+
+    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in window.triage.decisions)
+    text, ok = QInputDialog.getMultiLineText(
+        window, "Triage keys",
+        "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
+        current)
+    if not ok:
+        return
+    try:
+        decisions = parse_decisions(text)
+        window.controller.library.prefs.set(TRIAGE_PREF, [d.to_dict() for d in decisions])
+    except (ValueError, OSError) as exc:
+        window.warn(f"Triage keys not changed: {exc}")
+        return
+    window.triage.set_decisions(decisions)
 
 
 def build_menus(window: QMainWindow, actions: Actions) -> None:

@@ -180,50 +180,6 @@ class MainWindow(QMainWindow):
 
     # -- what the window's own actions do ---------------------------------------------------
 
-    def save_search(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
-
-        query = self.sidebar.query_text()
-        if not query:
-            self.statusBar().showMessage("Type a search or choose facets first.", 8_000)
-            return
-        name, ok = QInputDialog.getText(self, "Save search", f"Name for “{query}”:")
-        if ok and name.strip():
-            try:
-                self.controller.library.save_search(name, query)
-            except (ValueError, OSError) as exc:
-                self.warn(f"Smart list not saved: {exc}")
-
-    def delete_search(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
-
-        names = sorted(self.controller.library.prefs.saved_searches(), key=str.casefold)
-        if not names:
-            return
-        name, ok = QInputDialog.getItem(self, "Delete smart list", "Smart list:", names, 0, False)
-        if ok and name:
-            self.controller.library.delete_search(name)
-
-    def configure_triage(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
-
-        from reader.ui.triage import TRIAGE_PREF, parse_decisions
-
-        current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in self.triage.decisions)
-        text, ok = QInputDialog.getMultiLineText(
-            self, "Triage keys",
-            "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
-            current)
-        if not ok:
-            return
-        try:
-            decisions = parse_decisions(text)
-            self.controller.library.prefs.set(TRIAGE_PREF, [d.to_dict() for d in decisions])
-        except (ValueError, OSError) as exc:
-            self.warn(f"Triage keys not changed: {exc}")
-            return
-        self.triage.set_decisions(decisions)
-
     def show_palette(self) -> CommandPalette:
         from reader.ui.palette import CommandPalette
 
