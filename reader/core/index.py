@@ -15,13 +15,13 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, attrgetter, contains, eq, is_, itemgetter
-from typing import Any, NamedTuple
+from operator import add, attrgetter, contains, is_
+from typing import Any
 
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
+from reader.core.orders import Orders
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
-from reader.core.text import search_key
 from reader.core.search_text import (  # noqa: F401 (re-exported: links, tests)
     SearchRecord,
     _annotation,
@@ -32,44 +32,18 @@ from reader.core.search_text import (  # noqa: F401 (re-exported: links, tests)
     tex_symbols,
     with_symbols,
 )
-from reader.core.tokens import TokenIndex, bits_of, pack, rids, unpack  # noqa: F401
+from reader.core.text import search_key
+from reader.core.tokens import TokenIndex, bits_of, groups, pack, rids, unpack  # noqa: F401
 
 _STATUS = {s.value: code for code, s in enumerate(Status)}
 #: below this many papers scanning is fast enough: no token index
 TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
-#: how many of its latest results filter() remembers
-RECENT = 4
 TEXT_CHUNK = 500
 
 
 #: where a field's text is: None the whole record, 0 the authors line, 1 the title line
 Line = int | None
-
-
-class _Order(NamedTuple):
-    """An order of ids a caller filters: its records (n: not in the index) and the
-    index's own copies of the ids, in that order."""
-
-    given: list[str]
-    rows: array[int]
-    ids: list[str]
-    unknown: bool
-    repeats: bool  # an id given twice
-    #: the list the caller passed (compared by identity first: 100k ids compare slowly)
-    source: list[str]
-    #: the library order itself
-    natural: bool
-    #: mask -> mask[r] for each of rows (C-speed, 3x faster than a map)
-    gather: Callable[[bytes], Sequence[int]]
-
-
-class _Result(NamedTuple):
-    """A list filter() returned, the set it was made from, and its order."""
-
-    ids: list[str]
-    bits: int
-    order: _Order | None
 
 
 class SearchIndex:
@@ -102,9 +76,7 @@ class SearchIndex:
         self._cache: dict[tuple[Line, bytes], tuple[int, int]] = {}
         self._derived: dict[Hashable, Any] = {}
         self._tokens: dict[Line, TokenIndex] = {}
-        #: the lists filter() returned last (newest first), with their sets and orders
-        self._recent: list[_Result] = []
-        self._orders: list[_Order] = []
+        self._lists = Orders(self._ids, self._given, self._rid)
         rid = self._rid
         for pid, ann in self._lib.annotations().items():
             if (r := rid.get(pid)) is not None and not ann.is_empty:
@@ -166,7 +138,7 @@ class SearchIndex:
                 self._papers.append(paper)
                 self._status.append(0)
                 self._alive |= 1 << r
-                self._orders = []  # their "unknown" record is a paper now
+                self._lists.forget_orders()
             self._papers[r] = paper
             self._annotate(r, paper, self._lib.annotation(pid))
             changed.append(r)
@@ -228,74 +200,27 @@ class SearchIndex:
         Fast for the library order, for orders passed before (sorted lists) and for
         the lists it returned lately (a second filter over the results). The list
         returned is remembered: callers must not change it."""
-        n, within, order = len(self._ids), self._alive, None
+        within, order = self._alive, None
         if ids is not None:
             ids = ids if isinstance(ids, list) else list(ids)
             # an equal copy of a result is found as an order below, for as much
-            known = self._known(ids, copies=False)
+            known = self._lists.known(ids, copies=False)
             if known is not None:
                 within, order = known.bits & self._alive, known.order
             elif ids is not self._given:
-                order = self._order(ids)
+                order = self._lists.order(ids)
                 if query.tree is None and order.unknown:
                     return list(ids)
                 if order.natural:
                     order = None
         bits = within if query.tree is None else self._eval(query.tree, within)
-        mask = unpack(bits, n)
-        if order is None:
-            out = list(compress(self._ids, mask))
-        else:
-            mask += b"\x00"  # unknown ids are record n
-            out = list(compress(order.ids, order.gather(mask)))
-        self._recent = [_Result(out, bits, order), *self._recent[: RECENT - 1]]
-        return out
-
-    def _known(self, ids: list[str], *, copies: bool = True) -> _Result | None:
-        """What filter() found when it returned `ids` lately (that very list, or with
-        `copies` an equal copy of the latest)."""
-        for result in self._recent:
-            if ids is result.ids:
-                return result
-        if copies and self._recent and ids == self._recent[0].ids:
-            return self._recent[0]
-        return None
-
-    def _bits_of_ids(self, ids: Sequence[str]) -> tuple[int, bool]:
-        """The set of `ids`, and whether it is exact for counting (no id twice)."""
-        known = self._known(ids) if isinstance(ids, list) else None
-        if known is not None:
-            return known.bits & self._alive, not (known.order and known.order.repeats)
-        if ids is self._given or (isinstance(ids, list) and ids == self._given):
-            return self._alive, True
-        n = len(self._ids)
-        rows = list(map(self._rid.get, ids, repeat(n)))  # not remembered: a one-off list
-        return bits_of(rows, n + 1) & self._alive, len(set(rows)) == len(rows)
-
-    def _order(self, ids: list[str]) -> _Order:
-        """`ids` as record numbers, remembered: the sidebar passes the same sorted list
-        at every keystroke, and reading 100k scattered strings costs more than a filter.
-        A list passed must not be changed afterwards (it is recognised by identity)."""
-        for order in self._orders:
-            if ids is order.source:
-                return order
-        for order in self._orders:
-            if ids == order.given:
-                return order
-        n = len(self._ids)
-        rows = array("I", map(self._rid.get, ids, repeat(n)))
-        own = [self._ids[r] if r < n else pid for r, pid in zip(rows, ids)]
-        natural = len(rows) == n and rows == array("I", range(n))
-        gather = itemgetter(*rows) if len(rows) > 1 else lambda mask: [mask[r] for r in rows]
-        order = _Order(list(ids), rows, own, n in rows, len(set(rows)) < len(rows), ids, natural, gather)
-        self._orders = [order, *self._orders[:3]]
-        return order
+        return self._lists.select(bits, order)
 
     def count_status(self, ids: Sequence[str], status: Status) -> int:
         """How many of `ids` have `status`; cheap for the lists filter() returned."""
         code = _STATUS[status.value]
-        if isinstance(ids, list) and (self._known(ids) is not None or ids == self._given):
-            bits, exact = self._bits_of_ids(ids)
+        if self._lists.known(ids) is not None or self._lists.is_library_order(ids):
+            bits, exact = self._lists.bits_of_ids(ids, self._alive)
             if exact:
                 return (bits & self._status_bits(code)).bit_count()
         rid, status_of = self._rid, self._status
@@ -306,7 +231,7 @@ class SearchIndex:
         counts once for a tag and for each of its parents: "a" and "a/b" for
         "a/b"), "venue" or "year" (empty ones are not counted). Milliseconds for
         the lists filter() returned."""
-        bits, _exact = self._bits_of_ids(ids)
+        bits, _exact = self._lists.bits_of_ids(ids, self._alive)
         if field == "status":
             return Counter({s.value: (bits & self._status_bits(code)).bit_count() for s, code in
                             zip(Status, _STATUS.values())})
@@ -458,7 +383,7 @@ class SearchIndex:
 
     def _values(self, field: str) -> dict[Any, int]:
         """The records of each value of `field` ("venue" or "year"), grouped once."""
-        return self._derive(("values", field), lambda: _groups(
+        return self._derive(("values", field), lambda: groups(
             list(map(attrgetter(field), self._papers)), self._alive))
 
     def _group(self, field: str, test: Callable[[Any], bool]) -> int:
@@ -468,18 +393,3 @@ class SearchIndex:
             if test(value):
                 found |= bits
         return found
-
-
-#: up to this many distinct values, each value's set is found by one C-speed pass
-FEW_VALUES = 64
-
-
-def _groups(values: list[Any], alive: int) -> dict[Any, int]:
-    """The bitset of the records holding each value."""
-    distinct = set(values)
-    if len(distinct) <= FEW_VALUES:
-        return {v: pack(bytes(map(eq, values, repeat(v)))) & alive for v in distinct}
-    members: dict[Any, list[int]] = {}
-    for r, value in enumerate(values):
-        members.setdefault(value, []).append(r)
-    return {v: bits_of(rs, len(values)) & alive for v, rs in members.items()}

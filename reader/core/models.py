@@ -143,7 +143,7 @@ def _from_clean_dict(
     paper = _PaperBuilder(pid, title, names, abstract, venue, year, url, presentation, track, doi, arxiv,
                           source, derived, added)
     paper.__class__ = Paper
-    return paper  # type: ignore[return-value]
+    return paper  # type: ignore[return-value,no-any-return]
 
 
 # A frozen dataclass sets each field through object.__setattr__: 4 us a paper, 0.4 s
@@ -152,7 +152,7 @@ def _from_clean_dict(
 _PaperBuilder = dataclasses.make_dataclass(
     "_PaperBuilder", [(f.name, f.type) for f in dataclasses.fields(Paper)], slots=True, eq=False
 )
-assert _PaperBuilder.__slots__ == Paper.__slots__
+assert _PaperBuilder.__slots__ == Paper.__slots__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

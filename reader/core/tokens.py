@@ -9,8 +9,8 @@ from bisect import bisect_right
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
 from itertools import accumulate, compress, repeat
-from operator import contains
-
+from operator import contains, eq
+from typing import Any
 
 #: a term's last candidates are scanned when this few, else looked up among rare tokens
 SCAN_MAX = 400
@@ -48,6 +48,21 @@ def rids(bits: int, n: int) -> list[int]:
         return out
     return list(compress(range(n), unpack(bits, n)))
 
+
+
+#: up to this many distinct values, each value's set is found by one C-speed pass
+FEW_VALUES = 64
+
+
+def groups(values: list[Any], alive: int) -> dict[Any, int]:
+    """The bitset of the records holding each value."""
+    distinct = set(values)
+    if len(distinct) <= FEW_VALUES:
+        return {v: pack(bytes(map(eq, values, repeat(v)))) & alive for v in distinct}
+    members: dict[Any, list[int]] = {}
+    for r, value in enumerate(values):
+        members.setdefault(value, []).append(r)
+    return {v: bits_of(rs, len(values)) & alive for v, rs in members.items()}
 
 
 # -- token indexes ---------------------------------------------------------------------

@@ -1,0 +1,111 @@
+"""The lists of ids a SearchIndex is asked about, as its record numbers: the orders
+callers filter (the sidebar's sorted list) and the lists filter() returned lately."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Sequence
+from itertools import compress, repeat
+from operator import itemgetter
+from typing import NamedTuple
+
+from reader.core.tokens import bits_of, unpack
+
+#: how many of its latest results filter() remembers
+RECENT = 4
+#: how many orders (sorted lists) are remembered
+ORDERS = 4
+
+
+class Order(NamedTuple):
+    """An order of ids a caller filters: its records (n: not in the index) and the
+    index's own copies of the ids, in that order."""
+
+    given: list[str]
+    rows: array[int]
+    ids: list[str]
+    unknown: bool
+    repeats: bool  # an id given twice
+    #: the list the caller passed (compared by identity first: 100k ids compare slowly)
+    source: list[str]
+    #: the library order itself
+    natural: bool
+    #: mask -> mask[r] for each of rows (C-speed, 3x faster than a map)
+    gather: Callable[[bytes], Sequence[int]]
+
+
+class Result(NamedTuple):
+    """A list filter() returned, the set it was made from, and its order."""
+
+    ids: list[str]
+    bits: int
+    order: Order | None
+
+
+class Orders:
+    """Remembers orders and results so that a keystroke at 100k papers never reads
+    or compares 100k ids one by one. `ids`, `given` and `rid` are the index's own
+    (it appends to them as papers are added)."""
+
+    def __init__(self, ids: list[str], given: list[str], rid: dict[str, int]) -> None:
+        self._ids, self._given, self._rid = ids, given, rid
+        self._recent: list[Result] = []
+        self._orders: list[Order] = []
+
+    def forget_orders(self) -> None:
+        """Papers were added: an order's "unknown" record may be a paper now."""
+        self._orders = []
+
+    def select(self, bits: int, order: Order | None) -> list[str]:
+        """The ids of `bits` in `order` (None: the index's order), remembered as a result."""
+        mask = unpack(bits, len(self._ids))
+        if order is None:
+            out = list(compress(self._ids, mask))
+        else:
+            mask += b"\x00"  # unknown ids are record n
+            out = list(compress(order.ids, order.gather(mask)))
+        self._recent = [Result(out, bits, order), *self._recent[: RECENT - 1]]
+        return out
+
+    def known(self, ids: Sequence[str], *, copies: bool = True) -> Result | None:
+        """What select() found when it returned `ids` lately (that very list, or with
+        `copies` an equal copy of the latest)."""
+        for result in self._recent:
+            if ids is result.ids:
+                return result
+        if copies and self._recent and isinstance(ids, list) and ids == self._recent[0].ids:
+            return self._recent[0]
+        return None
+
+    def is_library_order(self, ids: Sequence[str]) -> bool:
+        return ids is self._given or (isinstance(ids, list) and ids == self._given)
+
+    def bits_of_ids(self, ids: Sequence[str], alive: int) -> tuple[int, bool]:
+        """The set of `ids`, and whether it is exact for counting (no id twice)."""
+        known = self.known(ids)
+        if known is not None:
+            return known.bits & alive, not (known.order and known.order.repeats)
+        if self.is_library_order(ids):
+            return alive, True
+        n = len(self._ids)
+        rows = list(map(self._rid.get, ids, repeat(n)))  # not remembered: a one-off list
+        return bits_of(rows, n + 1) & alive, len(set(rows)) == len(rows)
+
+    def order(self, ids: list[str]) -> Order:
+        """`ids` as record numbers, remembered: the sidebar passes the same sorted list
+        at every keystroke, and reading 100k scattered strings costs more than a filter.
+        A list passed must not be changed afterwards (it is recognised by identity)."""
+        for order in self._orders:
+            if ids is order.source:
+                return order
+        for order in self._orders:
+            if ids == order.given:
+                return order
+        n = len(self._ids)
+        rows = array("I", map(self._rid.get, ids, repeat(n)))
+        own = [self._ids[r] if r < n else pid for r, pid in zip(rows, ids)]
+        natural = len(rows) == n and rows == array("I", range(n))
+        gather = itemgetter(*rows) if len(rows) > 1 else lambda mask: [mask[r] for r in rows]
+        order = Order(list(ids), rows, own, n in rows, len(set(rows)) < len(rows), ids, natural, gather)
+        self._orders = [order, *self._orders[: ORDERS - 1]]
+        return order
