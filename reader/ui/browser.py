@@ -56,9 +56,12 @@ class ReadingBrowser(SafeBrowser):
         self._fit()
 
     def _fit(self) -> None:
+        # the room as if the scroll bar were shown, so that a short abstract (no scroll
+        # bar) after a long one keeps the same lines: setting the width lays out again
+        room = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
         margin = 2 * int(self.document().documentMargin())
-        width = max(200, min(self._measure, self.viewport().width() - margin))
-        if width != self.lineWrapColumnOrWidth():  # setting it lays the whole text out again
+        width = max(200, min(self._measure, room - margin))
+        if width != self.lineWrapColumnOrWidth():
             self.setLineWrapColumnOrWidth(width)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)

@@ -58,3 +58,19 @@ def test_a_paper_with_highlights_gets_the_highlight_list(qtbot, app):
     assert w.pane.highlight_panel.model.rowCount() == 1
     w.sidebar.select_paper(ids[1])
     assert not w.pane.highlight_panel.isVisibleTo(w.pane)
+
+
+def test_a_long_abstract_after_a_short_one_keeps_the_measure(qtbot, app, monkeypatch):
+    from reader.core.models import Paper
+    from reader.ui.reader_view import paper_html
+
+    browser = app.window.pane.browser
+    width = browser.lineWrapColumnOrWidth()
+    calls: list[int] = []
+    monkeypatch.setattr(browser, "setLineWrapColumnOrWidth", calls.append)
+    long = Paper(id="long", title="Long", abstract="word " * 5000)
+    browser.setHtml(paper_html(long))  # a vertical scroll bar appears
+    qtbot.waitUntil(browser.verticalScrollBar().isVisible)
+    browser.setHtml("<p>short</p>")  # and goes
+    qtbot.waitUntil(lambda: not browser.verticalScrollBar().isVisible())
+    assert calls == [] and browser.lineWrapColumnOrWidth() == width
