@@ -220,10 +220,13 @@ class Annotation:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Annotation":
-        try:
-            status = Status.parse(_str(data.get("status") or "unread"))
-        except ValueError:
-            status = Status.UNREAD
+        raw_status = data.get("status") or "unread"
+        status = _STATUSES.get(raw_status) if type(raw_status) is str else None
+        if status is None:
+            try:
+                status = Status.parse(_str(raw_status))
+            except ValueError:
+                status = Status.UNREAD
         tags = data.get("tags") or ()
         if isinstance(tags, str):
             tags = (tags,)
@@ -234,7 +237,7 @@ class Annotation:
         return cls(
             paper_id=_str(data["paper_id"]),
             status=status,
-            tags=tuple(normalise_tags(_str(t) for t in tags)),
+            tags=_stored_tags(tuple(map(_str, tags))),
             note=_str(data.get("note")),
             highlights=tuple(
                 Highlight.from_dict(h) for h in data.get("highlights") or () if isinstance(h, Mapping)
@@ -243,6 +246,15 @@ class Annotation:
             created=_str(data.get("created")),
             modified=_str(data.get("modified")),
         )
+
+
+_STATUSES = {s.value: s for s in Status}
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
+    """normalise_tags of a stored annotation's tags (the same few sets recur)."""
+    return tuple(normalise_tags(tags))
 
 
 _TAG_SPACE = re.compile(r"\s+")

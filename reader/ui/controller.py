@@ -72,8 +72,7 @@ class PaperController(QObject):
         self.retry_timer = QTimer(self, interval=RETRY_SAVE_MS)
         self.retry_timer.timeout.connect(self.retry_saves)
         self._known_tags()
-        self.show_prefs()
-        sidebar.refresh_facets()
+        self.show_prefs()  # schedules the facet counts: they follow the first paint
 
     # -- what the user acts on --------------------------------------------
 

@@ -65,3 +65,16 @@ def test_a_pool_shares_repeated_values_between_papers() -> None:
     first, second = (Paper.from_dict(d, pool) for d in docs)
     assert first.venue == "ICML 2025" and first.venue is second.venue
     assert first.title is not second.title
+
+
+def test_annotations_read_odd_statuses_and_tags_as_before() -> None:
+    from reader.core.models import Annotation, Status
+
+    def ann(**doc: Any) -> Annotation:
+        return Annotation.from_dict({"paper_id": "p", **doc})
+
+    assert ann(status="read").status is Status.READ
+    assert ann(status=" Reading ").status is Status.READING
+    assert ann(status=3).status is Status.UNREAD and ann(status="skimmed").status is Status.UNREAD
+    assert ann(tags=[" rl ", "RL", "method / diffusion", 7]).tags == ("rl", "method/diffusion", "7")
+    assert ann(tags="solo").tags == ("solo",)
