@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reader.core.text import plain, search_haystack, search_key
 
@@ -150,3 +152,63 @@ def test_seed_papers_render_to_plain_text(field: str) -> None:
         if _balanced_math(source):
             assert "$" not in out, out
         assert "\\textbf" not in out and "\\texttt" not in out
+
+
+# -- the parser-free path (reader.core.tex._simple) gives exactly pylatexenc's pieces ----
+
+
+def _corpus() -> list[str]:
+    texts = []
+    for paper in json.loads(SEED.read_text("utf-8")):
+        texts += [paper.get("title", ""), paper.get("abstract", "")]
+    shared = Path(__file__).parents[3] / "shared"
+    listed = shared / "data" / "icml2025_list.json"
+    if listed.exists():
+        texts += [p.get("title", "") for p in json.loads(listed.read_text("utf-8"))]
+    abstracts = shared / "seed" / "icml2025_abstracts.txt"
+    if abstracts.exists():
+        texts += abstracts.read_text("utf-8").split("\n\n")
+    return [t for t in texts if t]
+
+
+def _same_as_pylatexenc(text: str) -> bool:
+    from reader.core import tex
+
+    fast = tex._simple(text)
+    if fast is None:
+        return True  # pylatexenc's turn
+    try:
+        slow = tex._build(text)
+    except Exception:  # noqa: BLE001 - pylatexenc refuses: so must the fast path
+        return False
+    return fast == slow
+
+
+def test_the_parser_free_path_agrees_on_every_sample_text():
+    from reader.core import tex
+
+    corpus = _corpus()
+    assert len(corpus) > 30
+    assert [t for t in corpus if not _same_as_pylatexenc(t)] == []
+    # and it is the common case, not a corner
+    texish = [t for t in corpus if tex._TEXISH.search(t)]
+    assert sum(tex._simple(t) is not None for t in texish) > len(texish) / 3
+
+
+def test_the_parser_free_path_knows_its_symbols():
+    from reader.core import tex
+
+    for name in tex._SIMPLE_SYMBOLS:
+        for text in (f"${chr(92)}{name}$", f"a ${chr(92)}{name} x$ b", f"$x{chr(92)}{name}  2$"):
+            assert tex._simple(text) is not None, text
+            assert _same_as_pylatexenc(text), text
+
+
+_BITS = [*"ab xy.,:;-'`\"*$%&#_\\{}[]^~\n()=+<>/|!?2", "\\times", "\\alpha ", "\\emph{", "--",
+         "``", "''", "**", "é", "\U000f0000", "\\textbf{", "\\%", "\\leq", "\\ne", "\\log", "---"]
+
+
+@given(st.lists(st.sampled_from(_BITS), max_size=30).map("".join))
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_parser_free_path_agrees_on_anything(text):
+    assert _same_as_pylatexenc(text)
