@@ -204,6 +204,11 @@ class _Engine:
         self.l2t: Any = LatexNodes2Text(math_mode="text")
 
 
+def load_parser() -> None:
+    """Load pylatexenc now (idle time), not with the first abstract that needs it (~30 ms)."""
+    _engine()
+
+
 @lru_cache(maxsize=1)
 def _engine() -> _Engine:
     return _Engine()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from reader import __version__
 from reader.core.index import SearchIndex
+from reader.core import tex
 from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
 from reader.store.storage import StorageError
@@ -139,11 +140,14 @@ def _later_steps(app: App, index: SearchIndex) -> Iterator[None]:
     warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
     warm.start()
     yield
-    # the first note shown would otherwise wait ~100 ms for Markdown to load
+    # the first note shown would otherwise wait ~100 ms for Markdown to load, the first
+    # abstract with more than simple TeX ~30 ms for pylatexenc
     from reader.render import notes
 
     yield
     notes.note_html("*Markdown* is ready")
+    yield
+    tex.load_parser()
 
 
 class NeighbourPrefetch(QObject):

@@ -3,6 +3,7 @@ or at once on the user's first input, and nothing is lost by quitting early."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -147,3 +148,14 @@ def test_the_note_preview_follows_the_abstract(qtbot, tmp_path):
     qtbot.waitUntil(lambda: "Key idea" in preview.toPlainText())
     w.sidebar.select_paper(ids[2])  # no note: blank at once, not the last paper's
     assert preview.toPlainText() == ""
+
+
+def test_markdown_and_the_tex_parser_load_while_idle(qtbot, tmp_path, monkeypatch):
+    from reader.core import tex
+
+    loaded: list[str] = []
+    monkeypatch.setattr(tex, "load_parser", lambda: loaded.append("tex"))
+    app = _build(qtbot, tmp_path)
+    app.window.show()
+    qtbot.waitUntil(lambda: loaded == ["tex"])
+    assert "reader.render.notes" in sys.modules
