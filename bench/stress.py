@@ -20,6 +20,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests" / "helpers")]
 from store_harness import KillHarness, make_library, run_two_writers, synthetic_papers
 
 from reader.core.library import Library
+from reader.store import journal
 from reader.store.files import LibraryFolder
 
 
@@ -36,7 +37,9 @@ def kills(n: int, workdir: Path, seed: int) -> dict[str, object]:
             harness.kill_once(max_delay_s=0.08)
             if (i + 1) % 100 == 0:
                 log(f"  {i + 1} kills, {harness.report.acknowledged} acknowledged, "
-                    f"{harness.report.lost} lost")
+                    f"{harness.report.lost} lost, {harness.report.torn_injected} torn journal lines left "
+                    f"before a saver, {harness.report.folded_not_emptied} kills between a fold and "
+                    "emptying the journal")
     finally:
         harness.close()
     return {**harness.report.as_dict(), "seconds": round(time.perf_counter() - start, 1)}
@@ -45,11 +48,14 @@ def kills(n: int, workdir: Path, seed: int) -> dict[str, object]:
 def two_writers(runs: int, updates: int, workdir: Path) -> dict[str, object]:
     total, lost, problems = 0, 0, []
     for run in range(runs):
-        result = run_two_writers(workdir / f"run{run}", updates)
+        # every other run folds the journal often, between the other writer's appends
+        fold_bytes = 2048 if run % 2 else journal.FOLD_BYTES
+        result = run_two_writers(workdir / f"run{run}", updates, fold_bytes=fold_bytes)
         total += int(result["updates"])
         lost += int(result["lost"])
         problems += result["problems"]
-        log(f"  run {run + 1}: {result['updates']} updates, {result['lost']} lost")
+        log(f"  run {run + 1} (journal folded past {fold_bytes} bytes): "
+            f"{result['updates']} updates, {result['lost']} lost")
     return {"runs": runs, "updates": total, "lost": lost, "problems": problems[:10]}
 
 

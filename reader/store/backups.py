@@ -11,10 +11,13 @@ from pathlib import Path
 from filelock import FileLock
 
 from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR, make_lock, run_locked
+from reader.store.journal import Journal, fold
 from reader.store.storage import (
     DamagedFileError,
     StorageError,
     atomic_write,
+    dump_json,
+    load_document,
     move_aside,
     parse_document,
 )
@@ -60,12 +63,22 @@ class Backups:
         keep: int = BACKUP_KEEP,
         lock: FileLock | None = None,
         clock: Callable[[], dt.datetime] | None = None,
+        fold: Callable[[], object] | None = None,
     ) -> None:
         self.folder = folder
         self.dir = folder / BACKUPS_DIR
         self.keep = keep
         self._lock = lock or make_lock(folder)
         self._now = clock or (lambda: dt.datetime.now(dt.UTC))
+        #: folds the journal into annotations.json (under the lock), so that a backup
+        #: holds every save; a LibraryFolder passes its own
+        self._fold = fold or self._fold_journal
+
+    def _fold_journal(self) -> None:
+        def write(doc: dict[str, object]) -> None:
+            atomic_write(self.source, dump_json(doc, indent=True))
+
+        fold(Journal(self.folder), lambda: load_document(self.source), write)
 
     @property
     def source(self) -> Path:
@@ -117,7 +130,11 @@ class Backups:
         path if it already holds the same bytes. A damaged annotations file is never
         backed up (DamagedFileError): it must not push good copies out. Raises
         StorageError if the copy cannot be written or does not read back intact."""
-        return run_locked(self._lock, self.folder, lambda: self._take(reason, force, None))
+        def run() -> Path | None:
+            self._fold()  # the saves still in the journal belong in the copy
+            return self._take(reason, force, None)
+
+        return run_locked(self._lock, self.folder, run)
 
     def take_if_due(self, max_age_s: float = HOURLY_S) -> Path | None:
         """Take an "hourly" backup if the newest is older than `max_age_s`; else None."""
@@ -135,6 +152,14 @@ class Backups:
         def run() -> Path | None:
             raw = info.path.read_bytes()
             verify(info.path, raw)  # a damaged backup never replaces anything
+            # the journal's saves go into the current file (and its before-restore
+            # copy); none may stay to be applied on top of the restored one
+            try:
+                self._fold()
+            except DamagedFileError:
+                journal = Journal(self.folder)
+                if journal.path.exists():
+                    move_aside(journal.path, "before-restore", stamp_now())
             try:
                 current: bytes | None = self.source.read_bytes()
             except FileNotFoundError:

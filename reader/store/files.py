@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import gc
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -14,11 +13,16 @@ from tinydb import TinyDB
 from tinydb.table import Table
 
 from reader.core.models import Annotation, Paper
+from reader.store import journal
+from reader.store.catalogue import annotation_from, read_catalogue
+from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, replayed
 from reader.store.migrations import SCHEMA_VERSION
 from reader.store.storage import (
     AtomicJSONStorage,
+    Signature,
     StorageError,
-    load_document,
+    check_writable,
+    path_signature,
     read_only_reason,
     reason,
     remove_stale_temp_files,
@@ -80,7 +84,9 @@ class LibraryFolder:
     """The LibraryStore of reader.core.library, backed by TinyDB files in a folder.
 
     Every write holds the folder's OS lock for that write only and re-reads the
-    file first if another process changed it, so two writers lose no update."""
+    file first if another process changed it, so two writers lose no update.
+    Annotation saves are lines appended to annotations.journal (see journal.py),
+    folded into annotations.json now and then."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -99,6 +105,10 @@ class LibraryFolder:
         self.problems: list[str] = []
         #: papers.json read at start, until load_papers() hands it over
         self._catalogue: dict[str, Paper | None] | None = None
+        #: annotations.journal: the saves not yet folded into annotations.json
+        self._journal = Journal(folder)
+        #: annotations.json as last loaded (or since rewritten by us alone)
+        self._ann_seen: Signature | None = None
         self.removed_temp_files = self._remove_stale_temp_files()
 
     @property
@@ -110,6 +120,10 @@ class LibraryFolder:
         return self.folder / ANNOTATIONS_FILE
 
     @property
+    def journal_path(self) -> Path:
+        return self._journal.path
+
+    @property
     def lock(self) -> FileLock:
         return self._lock
 
@@ -118,11 +132,11 @@ class LibraryFolder:
         """The Backups of this folder, sharing its lock."""
         from reader.store.backups import Backups
 
-        return Backups(self.folder, lock=self._lock)
+        return Backups(self.folder, lock=self._lock, fold=self._fold_locked)
 
     def read_only(self) -> str | None:
         """Why this library cannot be saved (read-only folder or file), or None."""
-        for path in (self.annotations_path, self.papers_path):
+        for path in (self.annotations_path, self.journal_path, self.papers_path):
             why = read_only_reason(path)
             if why:
                 return why
@@ -168,78 +182,98 @@ class LibraryFolder:
         return list(papers.values())
 
     def _read_catalogue(self) -> dict[str, Paper | None]:
-        """papers.json read into Papers (None for a document that is not one), kept
-        until load_papers() takes them: recovery's check, is_empty() and loading
-        parse the file once. The documents become Papers piece by piece as the file
-        is parsed (they share their strings), so the file's parsed documents are
-        never all in memory; the TinyDB storage keeps none of them either, so the
-        next catalogue write reads the file again."""
+        """papers.json as Papers, kept until load_papers() takes them: recovery's
+        check, is_empty() and loading parse the file once (see read_catalogue)."""
         if self._catalogue is None:
-            # Paper.from_document (repeated strings shared through `pool`) where it exists
-            from_document = getattr(Paper, "from_document", None)
-            pool: dict[str, str] = {}
-
-            def to_paper(pid: str, doc: dict[str, Any]) -> Paper | None:
-                try:
-                    if from_document is not None:
-                        return from_document(pid, doc, pool)  # type: ignore[no-any-return]
-                    return Paper.from_dict({**doc, "id": pid})
-                except (TypeError, ValueError, KeyError):
-                    return None
-
-            def to_papers(docs: dict[str, Any]) -> dict[str, Any]:
-                return {pid: to_paper(pid, doc) for pid, doc in docs.items()}
-
-            enabled = gc.isenabled()
-            gc.disable()  # 100k new objects would trigger many useless collector passes
-            try:
-                data = load_document(self.papers_path, to_papers) or {}
-            finally:
-                if enabled:
-                    gc.enable()
-            self._catalogue = data.get("papers", {})
+            self._catalogue = read_catalogue(self.papers_path)
         return self._catalogue
 
     def load_annotations(self) -> dict[str, Annotation]:
+        """annotations.json with the journal's saves applied."""
         if ANNOTATIONS_FILE in self.unreadable:
             return {}
+        storage = self._ann_db.storage
+        table = (storage.read() or {}).get("annotations", {})
+        self._ann_seen = storage.signature
+        if JOURNAL_FILE not in self.unreadable:
+            table = replayed(table, self._journal.load(cache_key=storage.signature).changes)
         out = {}
-        for doc_id, doc in self._ann_db.table("annotations")._read_table().items():
-            ann = _annotation(doc_id, doc, self.problems)
+        for doc_id, doc in table.items():
+            ann = annotation_from(doc_id, doc, self.problems)
             out[ann.paper_id] = ann
         return out
 
     def reload_annotations(self) -> dict[str, Annotation] | None:
-        storage = self._ann_db.storage
-        if ANNOTATIONS_FILE in self.unreadable or not storage.changed_on_disk():
+        if ANNOTATIONS_FILE in self.unreadable:
+            return None
+        if path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed():
             return None
         return self.load_annotations()
 
     def write_annotations(self, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
+        """One durable line appended to the journal: the same cost whatever the size
+        of annotations.json. Past journal.FOLD_BYTES the journal is folded."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
-        table = self._ann_db.table("annotations")
+        self._refuse_unreadable(JOURNAL_FILE)
+        check_writable(self.annotations_path)  # a file the user made read-only stays so
 
-        def mutate(docs: dict[str, dict[str, Any]]) -> None:
-            for pid, fields in changes.items():
-                if fields is None:
-                    docs.pop(pid, None)
-                    continue
-                doc = docs.setdefault(pid, {})
-                for key, value in fields.items():
-                    # another process may have created the annotation first: the earlier
-                    # creation time stands
-                    first = doc.get("created")
-                    if key == "paper_id" or (key == "created" and first and not first > value):
-                        continue
-                    doc[key] = value
+        def append() -> None:
+            try:
+                size, _ = self._journal.append(changes)
+            except DamagedJournal:  # keep its good lines, move it aside, start anew
+                self._fold_told()
+                size, _ = self._journal.append(changes)
+            if size > journal.FOLD_BYTES:
+                try:
+                    self._fold_told()
+                except StorageError:
+                    pass  # the save itself is durable; the fold is tried again next save
 
-        # One read (fresh if another process wrote), one atomic write.
-        self.locked(lambda: table._update_table(mutate))
+        self.locked(append)
+
+    def _fold_locked(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> str | None:
+        """Fold the journal into annotations.json (applying `mutate` to the document
+        too); returns what to tell the user. Call it holding the lock."""
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        storage = self._ann_db.storage
+        known = path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed()
+        try:
+            wrote, message = journal.fold(self._journal, storage.read, storage.write, mutate)
+        finally:
+            self._ann_db.clear_cache()
+        if wrote and known:  # what we had loaded plus what we wrote: all known
+            self._ann_seen = storage.signature
+            self._journal.mark_seen()
+        return message
+
+    def _fold_told(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> None:
+        message = self._fold_locked(mutate)
+        if message:
+            self.problems.append(message)
+
+    def fold_journal(self) -> str | None:
+        """Fold the journal into annotations.json now (under the lock); returns what
+        to tell the user (a damaged journal moved aside), if anything."""
+        return self.locked(self._fold_locked)
+
+    def journal_problem(self) -> tuple[StorageError | None, int]:
+        """Why the journal cannot be used fully (DamagedJournal: a damaged line, the
+        lines before it still used; StorageError: unreadable) and how many saves it
+        holds that can be used."""
+        try:
+            _, found = self._journal.read(cache_key=self._ann_db.storage.signature)
+        except StorageError as exc:
+            return exc, 0
+        if found.damaged:
+            return DamagedJournal(f"{self.journal_path}: {found.damaged}"), len(found.changes)
+        return None, len(found.changes)
 
     def add_papers(self, papers: Sequence[Paper]) -> None:
         self._refuse_unreadable(PAPERS_FILE)
         # an import may also restore annotations: keep a copy of what the user wrote first
-        if self.annotations_path.exists() and ANNOTATIONS_FILE not in self.unreadable:
+        if ANNOTATIONS_FILE not in self.unreadable and (
+            self.annotations_path.exists() or self.journal_path.exists()
+        ):
             self.backups.take("before-import")
         table = self._papers_db.table("papers")
         self._catalogue = None
@@ -261,28 +295,46 @@ class LibraryFolder:
         return {str(k): dict(v) for k, v in docs.items() if isinstance(v, dict)}
 
     def write_table(self, name: str, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
-        """Durably set (or with None, delete) documents of table `name` in annotations.json."""
+        """Durably set (or with None, delete) documents of table `name` in
+        annotations.json: the journal is folded in the same atomic write."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
-        table = self._ann_db.table(name)
 
-        def mutate(docs: dict[str, dict[str, Any]]) -> None:
-            for key, doc in changes.items():
-                if doc is None:
+        def mutate(doc: dict[str, Any]) -> None:
+            docs = doc.setdefault(name, {})
+            for key, value in changes.items():
+                if value is None:
                     docs.pop(key, None)
                 else:
-                    docs[key] = dict(doc)
+                    docs[key] = dict(value)
 
-        self.locked(lambda: table._update_table(mutate))
+        def run() -> None:
+            if name == "annotations":  # journal lines replayed after a crash must not undo it
+                self._fold_told()
+            self._fold_told(mutate)
+
+        self.locked(run)
 
     # -- whole documents (migrations, recovery) ----------------------------
 
     def read_annotations_document(self) -> dict[str, Any]:
         """annotations.json as one dict of tables (empty if the file does not exist),
-        a copy the caller may change freely."""
-        return copy.deepcopy(self._ann_db.storage.read() or {})
+        a copy the caller may change freely, with the journal's saves in it: the
+        journal is folded first (only applied to the copy if the library is read-only)."""
+        storage = self._ann_db.storage
+        if self.read_only() is None and JOURNAL_FILE not in self.unreadable:
+            self.locked(self._fold_told)
+            return copy.deepcopy(storage.read() or {})
+        data = copy.deepcopy(storage.read() or {})
+        if JOURNAL_FILE not in self.unreadable and ANNOTATIONS_FILE not in self.unreadable:
+            _, found = self._journal.read()
+            if found.changes:
+                data["annotations"] = replayed(data.get("annotations", {}), found.changes)
+        return data
 
     def write_annotations_document(self, data: dict[str, Any]) -> None:
-        """Replace annotations.json with `data`. Call it holding the lock."""
+        """Replace annotations.json with `data`. Call it holding the lock, with `data`
+        from read_annotations_document() under that same hold (which folded the
+        journal: lines left in it would be applied on top of `data`)."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
         self._ann_db.storage.write(data)
         self._ann_db.clear_cache()
@@ -305,6 +357,7 @@ class LibraryFolder:
     def forget_cached(self) -> None:
         """Drop what was read, so the next read goes to disk (files moved or restored)."""
         self._catalogue = None
+        self._journal = Journal(self.folder)
         for db in (self._papers_db, self._ann_db):
             db.storage.close()
             db.clear_cache()
@@ -326,29 +379,9 @@ class LibraryFolder:
         self.locked(apply)
 
     def close(self) -> None:
+        """Fold the journal (if the library can be written) and let go of the files."""
+        if self.read_only() is None and not self.unreadable & {ANNOTATIONS_FILE, JOURNAL_FILE}:
+            with contextlib.suppress(StorageError):
+                self.locked(self._fold_told)  # best effort: the saves are durable in the journal anyway
         self._papers_db.close()
         self._ann_db.close()
-
-
-_LIST_FIELDS = ("tags", "highlights")
-
-
-def _annotation(pid: str, doc: Mapping[str, Any], problems: list[str]) -> Annotation:
-    """An Annotation from a stored document; a field of the wrong type is dropped
-    (and reported) instead of stopping the app. The file itself is not changed."""
-    try:
-        return Annotation.from_dict({**doc, "paper_id": pid})
-    except (TypeError, ValueError, AttributeError):
-        pass
-    kept = {
-        k: v
-        for k, v in doc.items()
-        if not (k in _LIST_FIELDS and not isinstance(v, (list, str)))
-        and not (k in ("note", "status") and not isinstance(v, str))
-    }
-    problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
-    try:
-        return Annotation.from_dict({**kept, "paper_id": pid})
-    except (TypeError, ValueError, AttributeError):
-        return Annotation(pid)
-

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 from reader.store.backups import stamp_now
 from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
+from reader.store.journal import JOURNAL_FILE, DamagedJournal
 from reader.store.storage import DamagedFileError, StorageError, atomic_write, move_aside
 
 
@@ -33,7 +33,30 @@ def recover(folder: LibraryFolder) -> list[str]:
         if message:
             messages.append(message)
     # no forget_cached(): the storages saw any file moved or restored change on disk
+    journal = _check_journal(folder)
+    if journal:
+        messages.append(journal)
     return messages
+
+
+def _check_journal(folder: LibraryFolder) -> str | None:
+    """A journal that cannot be read is left alone (the saves in it not shown, no
+    more saved); one with a damaged line is folded up to that line and moved aside
+    (in a read-only library: only the lines before are used)."""
+    if ANNOTATIONS_FILE in folder.unreadable:
+        return None  # nothing is loaded from annotations.json: nor from its journal
+    found, good = folder.journal_problem()
+    if found is None:
+        return None
+    if not isinstance(found, DamagedJournal):
+        folder.unreadable.add(JOURNAL_FILE)
+        return f"{found}. The saves in it are not shown, and no more can be saved."
+    if folder.read_only():
+        return f"{found}. The {good} saves before it are shown; the rest is ignored."
+    try:
+        return folder.fold_journal()
+    except StorageError as exc:
+        return f"{found}. The {good} saves before it are shown; the rest is ignored ({exc})."
 
 
 def _recover(folder: LibraryFolder, name: str) -> str | None:

@@ -179,18 +179,21 @@ def remove_stale_temp_files(folder: Path) -> list[Path]:
 Signature = tuple[int, int, int, int, int]
 
 
-def _signature_of(st: os.stat_result) -> Signature:
+def stat_signature(st: os.stat_result) -> Signature:
+    """What tells one version of a file from another: device, inode, size, times."""
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _signature(path: Path) -> Signature | None:
+def path_signature(path: Path) -> Signature | None:
+    """The signature of the file at `path` now; None if there is none."""
     try:
-        return _signature_of(os.stat(path))
+        return stat_signature(os.stat(path))
     except FileNotFoundError:
         return None
 
 
-def _read_all(fd: int) -> bytes:
+def read_all(fd: int) -> bytes:
+    """Everything from the descriptor's position to the end."""
     chunks = []
     while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
@@ -218,14 +221,19 @@ class AtomicJSONStorage(Storage):
         self._cache, self._signature = data, None
         if fd is None:
             return
-        self._signature = _signature_of(os.fstat(fd))
+        self._signature = stat_signature(os.fstat(fd))
         if os.name == "posix":  # elsewhere an open file blocks other writers' os.replace
             self._pin = weakref.finalize(self, os.close, fd)
         else:
             os.close(fd)
 
+    @property
+    def signature(self) -> Signature | None:
+        """The signature of the file as last read or written (None: not cached)."""
+        return self._signature
+
     def changed_on_disk(self) -> bool:
-        return _signature(self.path) != self._signature
+        return path_signature(self.path) != self._signature
 
     def read(self) -> dict[str, Any] | None:
         if self._cache is not None and not self.changed_on_disk():
@@ -307,7 +315,7 @@ def read_document(path: Path, fd: int, transform: Transform | None = None) -> di
             if data is not None:
                 return data
             os.lseek(fd, 0, os.SEEK_SET)
-        data = parse_document(path, _read_all(fd))
+        data = parse_document(path, read_all(fd))
     except StorageError:
         raise
     except OSError as exc:

@@ -26,8 +26,10 @@ if str(REPO) not in sys.path:
 
 from reader.core.library import Library
 from reader.core.models import Paper
+from reader.store import journal
 from reader.store.backups import Backups
 from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
+from reader.store.journal import JOURNAL_FILE, scan
 from reader.store.migrations import migrate
 from reader.store.storage import parse_document
 
@@ -66,18 +68,24 @@ def make_library(folder: Path, papers: list[Paper]) -> None:
 
 KILL_TARGETS = [p.id for p in synthetic_papers(5, prefix="k")]
 CATALOGUE_SLOTS = 20
+#: the savers fold the journal into annotations.json past this size: every few saves
+KILL_FOLD_BYTES = 48 * 1024
 
 
 def op(seq: int) -> tuple[str, str]:
     """What save number `seq` does: (kind, target). Deterministic, so the parent
-    knows what every acknowledged number wrote."""
+    knows what every acknowledged number wrote. Notes and tags are journal lines
+    (some folding the journal); a saved search rewrites annotations.json with the
+    journal folded in; a backup folds the journal first."""
     r = seq % 20
     if r < 9:
         return "note", KILL_TARGETS[seq % 5]
     if r < 15:
         return "tags", KILL_TARGETS[seq % 5]
-    if r < 18:
+    if r < 17:
         return "paper", f"x{seq % CATALOGUE_SLOTS:06d}"
+    if r < 18:
+        return "search", "kill"
     return "backup", ""
 
 
@@ -89,11 +97,14 @@ def _save(lib: Library, backups: Backups, seq: int) -> None:
         lib.set_tags(target, [f"s{seq}", "kill"])
     elif kind == "paper":
         lib.add_papers([Paper(id=target, title=str(seq))])
+    elif kind == "search":
+        lib.save_search(target, str(seq))
     else:
         backups.take("kill", force=True)
 
 
 def _saver(folder: Path, first_seq: int, ack_path: str) -> None:
+    journal.FOLD_BYTES = KILL_FOLD_BYTES
     ack = os.open(ack_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     store = LibraryFolder(folder)
     lib = Library(store)
@@ -132,6 +143,12 @@ class KillReport:
     acknowledged: int = 0
     lost: int = 0
     temp_files_left: int = 0
+    #: kills that left an unfinished journal line (cut off by the next save)
+    torn_journal: int = 0
+    #: unfinished journal lines the harness left before a saver started
+    torn_injected: int = 0
+    #: kills that left journal lines already folded into annotations.json
+    folded_not_emptied: int = 0
     problems: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
@@ -141,6 +158,9 @@ class KillReport:
             "acknowledged": self.acknowledged,
             "lost": self.lost,
             "kills_leaving_temp_files": self.temp_files_left,
+            "kills_leaving_a_torn_journal_line": self.torn_journal,
+            "torn_journal_lines_injected": self.torn_injected,
+            "kills_between_fold_and_emptying": self.folded_not_emptied,
             "problems": self.problems[:10],
         }
 
@@ -176,6 +196,8 @@ class KillHarness:
         assert self.zygote.stdin is not None
         ack_path = self.workdir / "acks"
         first = self.next_seq
+        if self.rng.random() < 0.1:
+            self._tear_journal()
         self.zygote.stdin.write(f"go {self.folder} {first} {ack_path}\n")
         self.zygote.stdin.flush()
         pid = int(self._expect("pid"))
@@ -204,6 +226,7 @@ class KillHarness:
         for name in (PAPERS_FILE, ANNOTATIONS_FILE):
             path = self.folder / name
             parse_document(path, path.read_bytes())  # DamagedFileError if torn
+        self._check_journal()
         temps = [*self.folder.glob(".tmp-*"), *self.folder.glob("backups/.tmp-*")]
         if temps:
             self.report.temp_files_left += 1
@@ -227,6 +250,34 @@ class KillHarness:
                 self.expected[key] = disk  # the in-flight save landed: it must stay
         store.close()
 
+    def _tear_journal(self) -> None:
+        """Leave what a crash mid-append leaves (a SIGKILL cannot: the kernel finishes
+        a write() it started): the start of a line, or zeros where the file grew.
+        The next save must cut it off, and nothing acknowledged may go."""
+        line = journal.encode({KILL_TARGETS[0]: {"note": "torn|never acknowledged"}})
+        junk = line[: self.rng.randrange(1, len(line) - 1)] if self.rng.random() < 0.7 else b"\0" * 512
+        with open(self.folder / JOURNAL_FILE, "ab") as file:
+            file.write(junk)
+        self.report.torn_injected += 1
+
+    def _check_journal(self) -> None:
+        path = self.folder / JOURNAL_FILE
+        found = scan(path.read_bytes() if path.exists() else b"")
+        if found.damaged:
+            self.report.problems.append(f"damaged journal: {found.damaged}")
+        if not found.clean:
+            self.report.torn_journal += 1
+        ann = parse_document(self.folder / ANNOTATIONS_FILE, (self.folder / ANNOTATIONS_FILE).read_bytes())
+        table = ann.get("annotations", {})
+        # every line already in annotations.json: a kill between a fold's rewrite
+        # and the journal's emptying (replaying them must change nothing)
+        if found.changes and all(
+            all(table.get(pid, {}).get(k) == v for k, v in (fields or {}).items() if k not in ("paper_id", "created"))
+            for changes in found.changes
+            for pid, fields in changes.items()
+        ):
+            self.report.folded_not_emptied += 1
+
     def close(self) -> None:
         if self.zygote.stdin:
             self.zygote.stdin.close()
@@ -239,6 +290,9 @@ class KillHarness:
 def _on_disk(lib: Library, kind: str, target: str) -> int | None:
     if kind == "paper":
         return int(lib.paper(target).title) if target in lib else None
+    if kind == "search":
+        query = lib.prefs.saved_searches().get(target)
+        return int(query) if query else None
     ann = lib.annotation(target)
     if kind == "note":
         return int(ann.note.split("|")[0]) if ann.note else None
@@ -251,7 +305,8 @@ def _on_disk(lib: Library, kind: str, target: str) -> int | None:
 HOT = "hot000000"
 
 
-def _writer(folder: Path, name: str, n: int) -> None:
+def _writer(folder: Path, name: str, n: int, fold_bytes: int) -> None:
+    journal.FOLD_BYTES = fold_bytes
     lib = Library(LibraryFolder(folder))
     print("ready", flush=True)
     sys.stdin.readline()  # both start together
@@ -267,8 +322,9 @@ def _writer(folder: Path, name: str, n: int) -> None:
     print("done", flush=True)
 
 
-def run_two_writers(folder: Path, n: int) -> dict[str, Any]:
-    """Two real processes, `n` rounds each of three updates; returns what was lost."""
+def run_two_writers(folder: Path, n: int, fold_bytes: int = journal.FOLD_BYTES) -> dict[str, Any]:
+    """Two real processes, `n` rounds each of three updates; returns what was lost.
+    Each folds the journal into annotations.json when it passes `fold_bytes`."""
     papers = [
         *synthetic_papers(n, prefix="ownA"),
         *synthetic_papers(n, prefix="ownB"),
@@ -278,7 +334,7 @@ def run_two_writers(folder: Path, n: int) -> dict[str, Any]:
     make_library(folder, papers)
     procs = [
         subprocess.Popen(
-            [sys.executable, __file__, "writer", str(folder), name, str(n)],
+            [sys.executable, __file__, "writer", str(folder), name, str(n), str(fold_bytes)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
         for name in "AB"
@@ -314,4 +370,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "zygote":
         _zygote()
     elif sys.argv[1] == "writer":
-        _writer(Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+        _writer(Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))

@@ -43,8 +43,11 @@ def clock():
 
 
 def edit(folder, text):
-    lib = open_library(folder).library
-    lib.set_note("p000000", text)
+    """A saved note, then the library closed (which folds the journal): returns
+    annotations.json as it then is."""
+    opened = open_library(folder)
+    opened.library.set_note("p000000", text)
+    opened.folder.close()
     return (folder / "annotations.json").read_bytes()
 
 

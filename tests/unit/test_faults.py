@@ -15,7 +15,9 @@ from store_harness import make_library, synthetic_papers
 from reader.core.library import SaveFailed
 from reader.core.models import Status
 from reader.opening import open_library
+from reader.store import journal
 from reader.store.backups import Backups
+from reader.store.journal import scan
 from reader.store.storage import StorageError, parse_document
 
 ERRORS = {"disk-full": errno.ENOSPC, "io-error": errno.EIO, "permission": errno.EACCES}
@@ -24,12 +26,14 @@ ERRORS = {"disk-full": errno.ENOSPC, "io-error": errno.EIO, "permission": errno.
 class Faults:
     """Makes the n-th call to any OS step of a save raise `err` (then no more)."""
 
-    STEPS = ("write", "fsync", "fchmod", "replace", "rename")
+    STEPS = ("write", "fsync", "fchmod", "replace", "rename", "ftruncate")
 
     def __init__(self, patch, n, err):
         self.n, self.err, self.calls = n, err, 0
         self.fired: str | None = None
         self.replaced = False
+        self.appended = False  # a journal line written and synced
+        self.targets: list[str] = []  # the folders of files replaced
         for name in self.STEPS:
             patch.setattr(os, name, self._wrap(name, getattr(os, name)))
         patch.setattr(tempfile, "mkstemp", self._wrap("mkstemp", tempfile.mkstemp))
@@ -42,6 +46,9 @@ class Faults:
                 raise OSError(self.err, os.strerror(self.err))
             result = real(*args, **kwargs)
             self.replaced |= name == "replace"
+            if name == "replace":
+                self.targets.append(Path(args[1]).parent.name)
+            self.appended |= name == "fsync" and not self.replaced and self.calls == 2
             return result
 
         return call
@@ -58,8 +65,22 @@ def temp_files(folder):
     return [*folder.glob(".tmp-*"), *folder.glob("backups/.tmp-*")]
 
 
+def journal_is_whole(folder):
+    """The journal holds only whole, good lines (or none)."""
+    path = folder / "annotations.journal"
+    raw = path.read_bytes() if path.exists() else b""
+    found = scan(raw)
+    return found.damaged is None and found.clean
+
+
+@pytest.mark.parametrize("fold", [False, True], ids=["journal", "fold-every-save"])
 @pytest.mark.parametrize("err", ERRORS.values(), ids=ERRORS.keys())
-def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err):
+def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err, fold):
+    # A save appends a line to the journal (write, fsync); with `fold` every save
+    # also folds the journal into annotations.json (temp file, write, fsync, chmod,
+    # rename, folder fsync, then the journal emptied).
+    if fold:
+        monkeypatch.setattr(journal, "FOLD_BYTES", 0)
     lib = open_library(lib_dir).library
     lib.set_note("p000000", "before any fault")
     path = lib_dir / "annotations.json"
@@ -80,14 +101,19 @@ def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err
         if faults.fired is None:  # n is past the last step: the save went through
             assert failed is None
             break
-        assert failed is not None, f"a fault in {faults.fired} went unreported"
-        assert lib.annotation("p000000").note == f"edit {n}"  # kept in memory
-        assert heard[-1].paper_ids == {"p000000"}  # and shown
-        assert lib.pending_count() == 1
-        if faults.replaced:  # only the folder sync after the rename failed: new file whole
+        if failed is None:
+            # only the fold after the save failed: the save is in the journal
+            assert fold and faults.appended, f"a fault in {faults.fired} went unreported"
+            assert lib.pending_count() == 0
+        else:
+            assert lib.annotation("p000000").note == f"edit {n}"  # kept in memory
+            assert heard[-1].paper_ids == {"p000000"}  # and shown
+            assert lib.pending_count() == 1
+        if faults.replaced:  # the new annotations.json is whole
             assert parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"] == f"edit {n}"
         else:
             assert path.read_bytes() == before, f"fault in {faults.fired} changed the file"
+        assert journal_is_whole(lib_dir), f"fault in {faults.fired} left a torn journal"
         assert (lib_dir / "papers.json").read_bytes() == papers_before
         assert temp_files(lib_dir) == []
         # the disk recovers: an explicit retry, or simply the next edit, writes it
@@ -97,7 +123,9 @@ def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err
             lib.set_status(["p000001"], Status.READ if n % 4 else Status.READING)
         assert lib.pending_count() == 0
         assert open_library(lib_dir).library.annotation("p000000").note == f"edit {n}"
-    assert n > 6  # the save has at least: temp file, write, fsync, chmod, rename, folder fsync
+    # the journal: write, fsync; the fold: temp file, write, fsync, chmod, rename,
+    # folder fsync, truncate, fsync
+    assert n > (9 if fold else 2)
 
 
 def test_edits_made_while_the_disk_is_full_are_written_in_one_write(lib_dir, monkeypatch):
@@ -126,7 +154,7 @@ def test_edits_made_while_the_disk_is_full_are_written_in_one_write(lib_dir, mon
 def test_pending_edits_stay_on_top_of_outside_changes(lib_dir, monkeypatch):
     lib = open_library(lib_dir).library
     with monkeypatch.context() as patch:
-        patch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.EIO, "I/O")))
+        patch.setattr(os, "fsync", lambda *a: (_ for _ in ()).throw(OSError(errno.EIO, "I/O")))
         with pytest.raises(SaveFailed):
             lib.set_note("p000000", "mine, unsaved")
     open_library(lib_dir).library.set_tags("p000000", ["theirs"])  # another process
@@ -140,16 +168,17 @@ def test_pending_edits_stay_on_top_of_outside_changes(lib_dir, monkeypatch):
 
 @pytest.mark.parametrize("err", ERRORS.values(), ids=ERRORS.keys())
 def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch, err):
+    # taking a backup first folds the journal into annotations.json: faults there too
     lib = open_library(lib_dir).library
     backups = Backups(lib_dir, keep=2)
     for text in ("a", "b"):
         lib.set_note("p000000", text)
         backups.take("close")
-    lib.set_note("p000000", "c")
-    source = (lib_dir / "annotations.json").read_bytes()
     n = 0
     while True:
         n += 1
+        lib.set_note("p000000", f"c{n}")  # in the journal
+        source = (lib_dir / "annotations.json").read_bytes()
         kept = {i.name: i.path.read_bytes() for i in backups.list()}
         with monkeypatch.context() as patch:
             faults = Faults(patch, n, err)
@@ -161,12 +190,17 @@ def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch
         if faults.fired is None:
             assert not failed
             break
-        if not faults.replaced:
-            assert failed
+        assert failed
+        if "backups" not in faults.targets:  # else only the folder sync failed after
             assert {i.name: i.path.read_bytes() for i in backups.list()} == kept
         assert temp_files(lib_dir) == []
-        assert (lib_dir / "annotations.json").read_bytes() == source
+        assert journal_is_whole(lib_dir)
+        if not faults.replaced:
+            assert (lib_dir / "annotations.json").read_bytes() == source
+        assert open_library(lib_dir).library.annotation("p000000").note == f"c{n}"
     assert len(backups.list()) == 2
+    [newest] = [i for i in backups.list() if i.reason == "close"][:1]
+    assert parse_document(newest.path, newest.path.read_bytes())["annotations"]["p000000"]["note"] == f"c{n}"
 
 
 def test_a_fault_while_importing_leaves_the_catalogue_as_it_was(lib_dir, monkeypatch):

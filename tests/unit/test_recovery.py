@@ -107,6 +107,7 @@ def test_damaged_papers_file_is_kept_aside_and_annotations_kept(lib_dir):
 
 def test_a_field_of_the_wrong_type_does_not_stop_loading(lib_dir):
     annotated(lib_dir)
+    LibraryFolder(lib_dir).close()  # the journal folded into annotations.json
     path = lib_dir / "annotations.json"
     data = json.loads(path.read_text("utf-8"))
     data["annotations"]["p000000"]["highlights"] = 5
@@ -146,8 +147,13 @@ def test_symlinked_annotations_file_keeps_pointing_there(lib_dir, tmp_path):
     os.replace(lib_dir / "annotations.json", elsewhere)
     (lib_dir / "annotations.json").symlink_to(elsewhere)
     annotated(lib_dir, "through the link")
+    # the saves' journal goes along with the file it belongs to
+    assert (elsewhere.parent / "annotations.journal").stat().st_size > 0
+    assert not (lib_dir / "annotations.journal").exists()
+    LibraryFolder(lib_dir).close()  # folded into the linked file
     assert (lib_dir / "annotations.json").is_symlink()
     assert json.loads(elsewhere.read_text("utf-8"))["annotations"]["p000000"]["note"] == "through the link"
+    assert (elsewhere.parent / "annotations.journal").stat().st_size == 0
 
 
 # -- read-only libraries -----------------------------------------------------------

@@ -3,16 +3,21 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
 from store_harness import run_two_writers
 
 from reader.store.storage import AtomicJSONStorage
 
 
-def test_two_processes_lose_no_update(tmp_path):
+@pytest.mark.parametrize("fold_bytes", [256 * 1024, 2048], ids=["journal", "folding-often"])
+def test_two_processes_lose_no_update(tmp_path, fold_bytes):
     # each writer: its own annotations, one field of a shared annotation per round,
-    # and one field of a single "hot" annotation both update every round
-    result = run_two_writers(tmp_path / "library", n=100)
+    # and one field of a single "hot" annotation both update every round; with a
+    # small journal bound each also folds the journal every dozen saves or so,
+    # between the other's appends
+    result = run_two_writers(tmp_path / "library", n=100, fold_bytes=fold_bytes)
     assert result["problems"] == []
     assert result["lost"] == 0 and result["updates"] == 600
 

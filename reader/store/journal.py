@@ -1,0 +1,326 @@
+"""The write-ahead journal of annotations.json: one durable line appended per save.
+
+annotations.json stays the file of record. A save appends one line holding its
+field changes (what LibraryFolder.write_annotations is given) to
+annotations.journal, then flushes and fsyncs it, under the library lock: its cost
+does not depend on how big annotations.json is. Reading is annotations.json plus
+the journal's lines applied in order. Now and then (the journal past FOLD_BYTES,
+before a backup, a migration or a whole-document write, on close) the journal is
+folded: annotations.json is rewritten atomically with the lines applied, then the
+journal is emptied. A crash between the two replays lines that annotations.json
+already holds, which changes nothing: applying the same changes again gives the
+same document (each sets fields to values or deletes an annotation; the earliest
+creation time stands).
+
+A line is `<crc32 of the JSON, 8 hex digits> <JSON>\\n`. An unfinished last line
+(a crash mid-append) is ignored and cut off before the next append. A line that
+fails its checksum stops the replay there: the lines before it are kept, the
+journal is moved aside (never deleted) and the user told.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from reader.store.storage import (
+    Signature,
+    StorageError,
+    UnsavableValueError,
+    check_writable,
+    fsync_dir,
+    move_aside,
+    path_signature,
+    read_all,
+    reason,
+    stat_signature,
+)
+
+JOURNAL_FILE = "annotations.journal"
+#: Past this size the journal is folded into annotations.json (bounds replay time).
+FOLD_BYTES = 256 * 1024
+
+Changes = Mapping[str, Mapping[str, Any] | None]
+
+
+def journal_path(folder: Path) -> Path:
+    """The journal of the library in `folder`: beside annotations.json, or beside
+    the file it links to (a symlink into a synced folder takes its journal along):
+    annotations.journal, or <name>.journal for a file linked under another name."""
+    real = Path(os.path.realpath(folder / "annotations.json"))
+    if real.name == "annotations.json":
+        return real.with_name(JOURNAL_FILE)
+    return real.with_name(real.name + ".journal")
+
+
+def encode(changes: Changes) -> bytes:
+    """One journal line for `changes` (UnsavableValueError if JSON cannot hold them)."""
+    try:
+        payload = orjson.dumps(changes)
+    except orjson.JSONEncodeError as exc:
+        raise UnsavableValueError(f"cannot be saved as JSON: {exc}") from exc
+    return b"%08x " % zlib.crc32(payload) + payload + b"\n"
+
+
+def _decode(line: bytes) -> dict[str, Any] | None:
+    if len(line) < 10 or line[8:9] != b" ":
+        return None
+    payload = line[9:]
+    try:
+        if int(line[:8], 16) != zlib.crc32(payload):
+            return None
+        changes = orjson.loads(payload)
+    except ValueError:  # not hex, or not JSON (orjson's error is a ValueError)
+        return None
+    if not isinstance(changes, dict) or not all(v is None or isinstance(v, dict) for v in changes.values()):
+        return None
+    return changes
+
+
+@dataclass
+class Scan:
+    """What a journal holds: the changes of its good lines, in order."""
+
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    #: bytes of whole good lines from the start; what follows is not used
+    good_end: int = 0
+    #: all bytes
+    size: int = 0
+    #: why the bytes after good_end are damaged; None if there are none, or only an
+    #: unfinished last line (what a crash mid-append leaves)
+    damaged: str | None = None
+
+    @property
+    def clean(self) -> bool:
+        return self.good_end == self.size
+
+
+def scan(raw: bytes) -> Scan:
+    """Split a journal into good lines; stop at the first that does not check out."""
+    out = Scan(size=len(raw))
+    pos = 0
+    while pos < len(raw):
+        end = raw.find(b"\n", pos)
+        if end < 0:
+            break  # unfinished: the writer died mid-line
+        changes = _decode(raw[pos:end])
+        if changes is None:
+            if raw[pos:].strip(b"\x00\n"):  # a crash may also leave zeros: not damage
+                out.damaged = f"line {len(out.changes) + 1} is damaged"
+            break
+        out.changes.append(changes)
+        pos = end + 1
+    out.good_end = pos
+    return out
+
+
+def apply(docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: set[str] | None = None) -> None:
+    """Apply one save's field changes to the annotations table `docs` in place (None
+    deletes an annotation). Applying the same changes twice changes nothing more.
+    With `copy`, a document not named in it is copied before it is changed (and
+    then named): the caller's documents are left as they were."""
+    for pid, fields in changes.items():
+        if fields is None:
+            docs.pop(pid, None)
+            continue
+        doc = docs.get(pid)
+        if doc is None:
+            doc = docs[pid] = {}
+            if copy is not None:
+                copy.add(pid)
+        elif copy is not None and pid not in copy:
+            doc = docs[pid] = dict(doc)
+            copy.add(pid)
+        for key, value in fields.items():
+            # another process may have created the annotation first: the earlier
+            # creation time stands
+            first = doc.get("created")
+            if key == "paper_id" or (
+                key == "created" and first and isinstance(first, str) and isinstance(value, str) and first <= value
+            ):
+                continue
+            doc[key] = value
+
+
+def replayed(table: dict[str, dict[str, Any]], changes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`table` with `changes` applied, `table` itself (and its documents) unchanged."""
+    if not changes:
+        return table
+    out, copied = dict(table), set()
+    for one in changes:
+        apply(out, one, copy=copied)
+    return out
+
+
+class Journal:
+    """annotations.journal of one library folder, as one process sees it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = journal_path(folder)
+        #: the journal as last read by load(), or since only appended to by us
+        self._seen: Signature | None = None
+        #: the journal as we last left it: good lines up to its end
+        self._written: Signature | None = None
+        self._cached: tuple[Signature | None, object, Scan] | None = None
+
+    def changed(self) -> bool:
+        """Whether the journal changed since load() (another process's saves)."""
+        return path_signature(self.path) != self._seen
+
+    def read(self, cache_key: object = None) -> tuple[Signature | None, Scan]:
+        """The journal's signature and lines (nothing if absent); StorageError if it
+        cannot be read. Given `cache_key` (the signature of the annotations.json
+        read with it), not read again while neither that nor the journal changed; a
+        fold rewrites annotations.json before it empties the journal, so a journal
+        emptied and refilled to the same size within one clock tick is not mistaken
+        for the one read before. Without a key (under the lock): always read."""
+        now = path_signature(self.path)
+        if cache_key is not None and self._cached is not None and self._cached[:2] == (now, cache_key):
+            return now, self._cached[2]
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return None, Scan()
+        except OSError as exc:
+            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+        try:
+            found = scan(read_all(fd))
+            sig = stat_signature(os.fstat(fd))
+        except OSError as exc:
+            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+        finally:
+            os.close(fd)
+        self._cached = (sig, cache_key, found) if cache_key is not None else None
+        return sig, found
+
+    def load(self, cache_key: object = None) -> Scan:
+        """read(), noting that its lines are now known (see changed())."""
+        self._seen, found = self.read(cache_key)
+        return found
+
+    def mark_seen(self) -> None:
+        """The caller now knows everything the journal holds (it folded it)."""
+        self._seen = path_signature(self.path)
+
+    def append(self, changes: Changes) -> tuple[int, bool]:
+        """Durably append one save; call it holding the library lock. Returns the
+        journal's size and whether it held lines we had not seen (another process's).
+        An unfinished last line left by a crash is cut off first. Raises
+        StorageError, and DamagedJournal if the journal is damaged (fold it first)."""
+        line = encode(changes)
+        check_writable(self.path)
+        fd = self._open()
+        size = -1
+        try:
+            st = os.fstat(fd)
+            before = stat_signature(st)
+            size = st.st_size
+            # not as we left it (or not ending a line): are its lines whole?
+            if before != self._written or (size and os.pread(fd, 1, size - 1) != b"\n"):
+                found = scan(read_all(fd))
+                if found.damaged:
+                    raise DamagedJournal(f"{self.path}: {found.damaged}")
+                if not found.clean:
+                    os.ftruncate(fd, found.good_end)
+                    size = found.good_end
+            self._written = None  # until this line is durably written
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+            st = os.fstat(fd)
+        except OSError as exc:
+            if size >= 0:  # a failed save leaves no line behind (best effort)
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)
+            if isinstance(exc, StorageError):
+                raise
+            raise StorageError(f"{self.path}: could not save ({reason(exc)})") from exc
+        finally:
+            os.close(fd)
+        self._written = stat_signature(st)
+        unseen = before != self._seen
+        if not unseen:
+            self._seen = self._written
+        return st.st_size, unseen
+
+    def _open(self) -> int:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_APPEND)
+        except FileNotFoundError:
+            pass
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            fsync_dir(self.path.parent)  # the new file's name must survive a crash too
+        except OSError:
+            os.close(fd)
+            raise
+        return fd
+
+    def reset(self, found: Scan) -> str | None:
+        """After its lines were folded into annotations.json (durably): empty the
+        journal, or if it was damaged move it aside and return what to tell the
+        user. Call it holding the library lock."""
+        if found.damaged:
+            from reader.store.backups import stamp_now
+
+            aside = move_aside(self.path, "damaged", stamp_now())
+            self._written = self._seen = self._cached = None
+            return (
+                f"{self.path}: {found.damaged}. The {len(found.changes)} saves before it were kept; "
+                f"the journal was kept as {aside}."
+            )
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StorageError(f"{self.path}: could not empty it ({reason(exc)})") from exc
+        try:
+            os.ftruncate(fd, 0)
+            os.fsync(fd)
+            self._written = stat_signature(os.fstat(fd))
+        except OSError as exc:
+            self._written = None
+            raise StorageError(f"{self.path}: could not empty it ({reason(exc)})") from exc
+        finally:
+            os.close(fd)
+        return None
+
+
+class DamagedJournal(StorageError):
+    """The journal holds a line that fails its checksum: fold it (keeping the lines
+    before) and move it aside before appending."""
+
+
+def fold(
+    journal: Journal,
+    read: Callable[[], dict[str, Any] | None],
+    write: Callable[[dict[str, Any]], None],
+    mutate: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[bool, str | None]:
+    """Fold the journal into annotations.json: `read()` the document, apply the
+    journal's lines (and `mutate`), `write()` it atomically, then empty the journal.
+    Call it holding the library lock. Does nothing if there is nothing to do.
+    Returns whether anything was written and what to tell the user (a damaged
+    journal moved aside)."""
+    _, found = journal.read()
+    if mutate is None and not found.changes and found.size == 0:
+        return False, None
+    doc = read() or {}
+    if found.changes:
+        table = doc.setdefault("annotations", {})
+        for changes in found.changes:
+            apply(table, changes)
+    if mutate is not None:
+        mutate(doc)
+    if found.changes or mutate is not None:
+        write(doc)
+    return True, journal.reset(found)
