@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -164,19 +163,16 @@ def test_icml_list_against_the_bundled_sample() -> None:
     assert summary(again) == ([], [], 3340, [])
 
 
-def test_100k_against_100k_is_fast() -> None:
+def test_100k_against_100k() -> None:
     def paper(i: int, prefix: str) -> Paper:
         title = f"On the convergence of method {i} for sparse kernels"
         return Paper(id=f"{prefix}{i}", title=title, abstract=f"{ABSTRACT} Case {i}.", venue="V")
 
     existing = {x.id: x for x in (paper(i, "e") for i in range(100_000))}
     incoming = [paper(i, "s") for i in range(50_000, 150_000)]
-    start = time.process_time()
     plan = plan_import(existing, incoming)
-    elapsed = time.process_time() - start
     assert (len(plan.added), len(plan.updated), plan.unchanged) == (50_000, 0, 50_000)
-    # Typically ~1 s here; a quadratic slip would take minutes. Budgets live in bench/.
-    assert elapsed < 15, elapsed
+    # its speed is measured by bench/run.py (import_ms), never asserted here
 
 
 def test_seed_abstracts_match_by_abstract_key() -> None:
