@@ -223,7 +223,8 @@ class Journal:
             before = stat_signature(st)
             size = st.st_size
             # not as we left it (or not ending a line): are its lines whole?
-            if before != self._written or (size and os.pread(fd, 1, size - 1) != b"\n"):
+            if before != self._written or (size and _last_byte(fd, size) != b"\n"):
+                os.lseek(fd, 0, os.SEEK_SET)
                 found = scan(read_all(fd))
                 if found.damaged:
                     raise DamagedJournal(f"{self.path}: {found.damaged}")
@@ -293,6 +294,11 @@ class Journal:
         finally:
             os.close(fd)
         return None
+
+
+def _last_byte(fd: int, size: int) -> bytes:
+    os.lseek(fd, size - 1, os.SEEK_SET)  # appends still go to the end (O_APPEND)
+    return os.read(fd, 1)
 
 
 class DamagedJournal(StorageError):

@@ -380,3 +380,17 @@ def test_library_without_annotations_file_yet(tmp_path):
     assert Library(LibraryFolder(folder)).annotation("p000000").note == "first ever"
     LibraryFolder(folder).close()
     assert on_disk(folder)["p000000"]["note"] == "first ever"
+
+
+def test_an_unfinished_line_is_cut_off_even_if_the_journal_looks_as_this_process_left_it(lib_dir):
+    # another process's crash mid-append within one clock tick, at the same size:
+    # the journal's signature alone cannot tell; its last byte can
+    mine = journal.Journal(lib_dir)
+    mine.append({"p000000": {"note": "one"}})
+    torn = encode({"p000001": {"note": "torn"}})[:20]
+    with open(mine.path, "ab") as file:
+        file.write(torn)
+    mine._written = journal.path_signature(mine.path)  # the collision, forced
+    mine.append({"p000002": {"note": "two"}})
+    found = scan(journal_of(lib_dir))
+    assert found.clean and [list(c) for c in found.changes] == [["p000000"], ["p000002"]]
