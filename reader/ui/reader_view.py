@@ -8,7 +8,6 @@ import html
 from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -233,9 +232,12 @@ class ReaderPane(QStackedWidget):
     def mark_terms(self, terms: Sequence[str]) -> None:
         """Mark where the search's words occur in the title and abstract."""
         marks = []
-        doc = self.browser.document()
-        fmt = QTextCharFormat()
-        fmt.setBackground(QColor(255, 214, 10, 140))
+        if terms:  # (the text classes load with the first search, not at start-up)
+            from PySide6.QtGui import QColor, QTextCharFormat
+
+            doc = self.browser.document()
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor(255, 214, 10, 140))
         for term in terms:
             cursor = doc.find(term)
             while not cursor.isNull():
@@ -254,6 +256,8 @@ class ReaderPane(QStackedWidget):
         """The paper's highlights, drawn over the abstract in their colours."""
         if self._highlight_panel is None:
             return []
+        from PySide6.QtGui import QTextCharFormat, QTextCursor
+
         from reader.ui.highlight_list import MARK_ALPHA
 
         marks = []
@@ -279,6 +283,8 @@ class ReaderPane(QStackedWidget):
         span = self.highlight_panel.model.rows()[row].span if row >= 0 else None
         if span is None:
             return
+        from PySide6.QtGui import QTextCursor
+
         cursor = QTextCursor(self.browser.document())
         cursor.setPosition(span[1])
         self.browser.setTextCursor(cursor)
