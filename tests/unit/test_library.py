@@ -86,6 +86,9 @@ def test_two_libraries_on_one_folder_lose_no_update(library_dir):
 def test_annotations_file_is_readable_json(library, library_dir):
     pid = library.paper_ids()[0]
     library.set_note(pid, "hello")
+    # a save is appended to annotations.journal; closing folds it into the file
+    assert "hello" in (library_dir / "annotations.journal").read_text("utf-8")
+    library._store.close()
     data = json.loads((library_dir / "annotations.json").read_text("utf-8"))
     assert data["annotations"][pid]["note"] == "hello"
     assert data["_meta"]["schema"]["version"] >= 1
