@@ -214,7 +214,8 @@ class SearchIndex:
                 if order.natural:
                     order = None
         bits = within if query.tree is None else self._eval(query.tree, within)
-        return self._lists.select(bits, order)
+        everything = bits == self._alive and bits.bit_count() == len(self._ids)
+        return self._lists.select(bits, order, everything=everything)
 
     def count_status(self, ids: Sequence[str], status: Status) -> int:
         """How many of `ids` have `status`; cheap for the lists filter() returned."""

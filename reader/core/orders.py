@@ -56,8 +56,13 @@ class Orders:
         """Papers were added: an order's "unknown" record may be a paper now."""
         self._orders = []
 
-    def select(self, bits: int, order: Order | None) -> list[str]:
-        """The ids of `bits` in `order` (None: the index's order), remembered as a result."""
+    def select(self, bits: int, order: Order | None, *, everything: bool = False) -> list[str]:
+        """The ids of `bits` in `order` (None: the index's order), remembered as a
+        result; `everything`: bits holds every record (no need to look)."""
+        if everything and order is None:
+            out = list(self._ids)
+            self._recent = [Result(out, bits, order), *self._recent[: RECENT - 1]]
+            return out
         mask = unpack(bits, len(self._ids))
         if order is None:
             out = list(compress(self._ids, mask))

@@ -1,30 +1,18 @@
-"""The sidebar list: PaperListModel over the library's ids, its delegate and view."""
+"""The sidebar list: PaperListModel over the library's ids, and its view (the
+delegate that paints a row is in paper_delegate.py)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText, QTransform
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QTableView,
-    QWidget,
-)
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.text import plain
-
-STATUS_MARK = {Status.UNREAD: "●", Status.READING: "◐", Status.READ: "✓"}
-STATUS_COLOUR = {Status.UNREAD: "#2f7de1", Status.READING: "#d9822b", Status.READ: "#6a737d"}
-ROW_HEIGHT_LINES = 3
+from reader.ui.paper_delegate import PaperDelegate, row_height
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -131,151 +119,6 @@ class PaperListModel(QAbstractListModel):
         rows = [row_map[pid] for pid in paper_ids if pid in row_map]
         if rows:
             self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
-
-
-class _RowText(NamedTuple):
-    """A row's text laid out once: painting it again only draws glyphs."""
-
-    title: QStaticText
-    authors: QStaticText
-    #: (x, width) of each search match in the title
-    marks: tuple[tuple[int, int], ...]
-
-
-#: laid-out rows kept (a screenful is ~20; typing brings the same papers back)
-ROW_CACHE = 2_000
-
-
-class PaperDelegate(QStyledItemDelegate):
-    """Paints a row: status mark, title, first authors, tag chips. Text is laid out
-    once per paper, width and font (QStaticText): at 100k papers a keystroke
-    repaints a screenful of rows and shaping their text was most of its cost."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._rows: dict[tuple[Any, ...], _RowText] = {}
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        model = index.model()
-        if isinstance(model, PaperListModel):
-            title, authors, status, tags = model.row(index.row())
-        else:
-            title, authors = index.data() or "", index.data(PaperListModel.AuthorsRole) or ""
-            status = Status(index.data(PaperListModel.StatusRole) or "unread")
-            tags = index.data(PaperListModel.TagsRole) or []
-        widget = option.widget
-        style = widget.style() if widget else None
-        painter.save()
-        option.text = ""
-        if style is not None:  # background, selection, focus
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        palette: QPalette = option.palette
-        fg = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        rect = option.rect.adjusted(8, 4, -8, -4)
-        metrics = QFontMetrics(option.font)
-        line = metrics.lineSpacing()
-        mark_w = metrics.horizontalAdvance("●") + 8
-        painter.setPen(QColor(STATUS_COLOUR[status]) if not selected else fg)
-        painter.drawText(QRect(rect.left(), rect.top(), mark_w, line), Qt.AlignmentFlag.AlignLeft,
-                         STATUS_MARK[status])
-
-        text_left = rect.left() + mark_w
-        width = rect.right() - text_left
-        title_font = QFont(option.font)
-        title_font.setWeight(QFont.Weight.DemiBold if status is Status.UNREAD else QFont.Weight.Normal)
-        terms = getattr(model, "highlight_terms", ())
-        laid = self._laid_out(title, authors, width, title_font, option.font, terms)
-        if laid.marks:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(255, 214, 10, 150))
-            for x, w in laid.marks:
-                painter.drawRect(QRect(text_left + x, rect.top(), w, line))
-        painter.setFont(title_font)
-        painter.setPen(fg)
-        painter.drawStaticText(QPoint(text_left, rect.top()), laid.title)
-        painter.setFont(option.font)
-        dim = QColor(fg)
-        dim.setAlpha(170)
-        painter.setPen(dim)
-        painter.drawStaticText(QPoint(text_left, rect.top() + line), laid.authors)
-        self._paint_tags(painter, option, tags, QRect(text_left, rect.top() + 2 * line, width, line),
-                         selected, getattr(model, "tag_colours", {}))
-        painter.restore()
-
-    def _laid_out(self, title: str, authors: str, width: int, title_font: QFont, font: QFont,
-                  terms: Sequence[str]) -> _RowText:
-        key = (title, authors, width, title_font.key(), font.key(), terms)
-        laid = self._rows.get(key)
-        if laid is None:
-            if len(self._rows) >= ROW_CACHE:
-                self._rows.clear()
-            title_metrics = QFontMetrics(title_font)
-            shown = title_metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
-            laid = self._rows[key] = _RowText(
-                _static(shown, title_font),
-                _static(QFontMetrics(font).elidedText(authors, Qt.TextElideMode.ElideRight, width), font),
-                tuple(_matches(shown, terms, title_metrics)),
-            )
-        return laid
-
-    @staticmethod
-    def _paint_tags(painter: QPainter, option: QStyleOptionViewItem, tags: list[str], rect: QRect,
-                    selected: bool, colours: dict[str, str]) -> None:
-        if not tags:
-            return
-        font = QFont(option.font)
-        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        x = rect.left()
-        chip_bg = option.palette.color(QPalette.ColorRole.Highlight)
-        chip_bg.setAlpha(60 if not selected else 120)
-        for tag in tags:
-            w = metrics.horizontalAdvance(tag) + 10
-            if x + w > rect.right():
-                painter.drawText(QRect(x, rect.top(), rect.right() - x, rect.height()),
-                                 Qt.AlignmentFlag.AlignVCenter, "…")
-                break
-            chip = QRect(x, rect.top() + 1, w, rect.height() - 2)
-            painter.setPen(Qt.PenStyle.NoPen)
-            if tag in colours:
-                colour = QColor(colours[tag])
-                colour.setAlpha(110 if not selected else 170)
-                painter.setBrush(colour)
-            else:
-                painter.setBrush(chip_bg)
-            painter.drawRoundedRect(chip, 4, 4)
-            painter.setPen(option.palette.color(
-                QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text))
-            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, tag)
-            x += w + 4
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
-        return QSize(200, row_height(option.font))
-
-
-def _static(text: str, font: QFont) -> QStaticText:
-    laid = QStaticText(text)
-    laid.setTextFormat(Qt.TextFormat.PlainText)
-    laid.prepare(QTransform(), font)
-    return laid
-
-
-def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator[tuple[int, int]]:
-    """(x, width) of each place a search word occurs in `text` (case-insensitive)."""
-    lowered = text.casefold()
-    for term in terms:
-        needle = term.casefold()
-        start = lowered.find(needle) if needle else -1
-        while start >= 0:
-            x = metrics.horizontalAdvance(text[:start])
-            yield x, metrics.horizontalAdvance(text[start:start + len(needle)])
-            start = lowered.find(needle, start + len(needle))
-
-
-def row_height(font: QFont) -> int:
-    return QFontMetrics(font).lineSpacing() * ROW_HEIGHT_LINES + 10
 
 
 class PaperListView(QTableView):

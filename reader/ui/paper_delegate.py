@@ -1,0 +1,189 @@
+"""How a row of the sidebar list is painted: status mark, title, first authors, tags.
+
+At 100k papers a keystroke refills the list and repaints a screenful of rows, and
+shaping their text was most of a keystroke's cost. So everything a row draws is
+laid out once (QStaticText) and kept: per text, width and font, not per search,
+since only the match marks depend on the search."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText, QTransform
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from reader.core.models import Status
+
+STATUS_MARK = {Status.UNREAD: "●", Status.READING: "◐", Status.READ: "✓"}
+STATUS_COLOUR = {Status.UNREAD: "#2f7de1", Status.READING: "#d9822b", Status.READ: "#6a737d"}
+ROW_HEIGHT_LINES = 3
+MATCH_COLOUR = QColor(255, 214, 10, 150)
+#: laid-out texts kept (a screenful needs ~40; typing brings the same papers back)
+TEXT_CACHE = 4_000
+
+Index = QModelIndex | QPersistentModelIndex
+
+class _Fonts(NamedTuple):
+    """The fonts of a row for one base font, and what is measured with them."""
+
+    text: QFont
+    unread: QFont  # titles of unread papers are bolder
+    read: QFont
+    tag: QFont
+    line: int
+    mark_width: int
+    #: QFont.key() of text, unread, read, tag (13 us a call: asked once)
+    keys: dict[int, str]
+
+class _Chip(NamedTuple):
+    tag: str
+    rect: QRect  # relative to the tag line's top left
+    label: QStaticText | None  # None: the "…" of tags that do not fit
+
+def row_height(font: QFont) -> int:
+    return QFontMetrics(font).lineSpacing() * ROW_HEIGHT_LINES + 10
+
+class PaperDelegate(QStyledItemDelegate):
+    """Paints a row from the model's row(r): (title, short authors, status, tags)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._fonts: dict[str, _Fonts] = {}
+        self._texts: dict[tuple[str, int, str], tuple[str, QStaticText]] = {}
+        self._chips: dict[tuple[tuple[str, ...], int, str], list[_Chip]] = {}
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        model = index.model()
+        row = getattr(model, "row", None)
+        if row is not None:
+            title, authors, status, tags = row(index.row())
+        else:  # any other model: its display text only
+            title, authors, status, tags = str(index.data() or ""), "", Status.UNREAD, []
+        widget = option.widget
+        painter.save()
+        option.text = ""
+        if widget is not None:  # background, selection, focus
+            widget.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        fg = option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        fonts = self._fonts_for(option.font)
+        rect = option.rect.adjusted(8, 4, -8, -4)
+        top, line = rect.top(), fonts.line
+        left = rect.left() + fonts.mark_width
+        width = rect.right() - left
+
+        painter.setFont(fonts.text)
+        painter.setPen(fg if selected else QColor(STATUS_COLOUR[status]))
+        mark = self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1]
+        painter.drawStaticText(QPoint(rect.left(), top), mark)
+        title_font = fonts.unread if status is Status.UNREAD else fonts.read
+        shown, title_text = self._text(title, width, title_font, fonts)
+        terms = getattr(model, "highlight_terms", ())
+        if terms:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(MATCH_COLOUR)
+            for x, w in _matches(shown, terms, QFontMetrics(title_font)):
+                painter.drawRect(QRect(left + x, top, w, line))
+        painter.setFont(title_font)
+        painter.setPen(fg)
+        painter.drawStaticText(QPoint(left, top), title_text)
+        painter.setFont(fonts.text)
+        dim = QColor(fg)
+        dim.setAlpha(170)
+        painter.setPen(dim)
+        painter.drawStaticText(QPoint(left, top + line), self._text(authors, width, fonts.text, fonts)[1])
+        if tags:
+            self._paint_tags(painter, option, fonts, tags, QPoint(left, top + 2 * line), width, selected,
+                             getattr(model, "tag_colours", {}))
+        painter.restore()
+
+    def _fonts_for(self, font: QFont) -> _Fonts:
+        key = font.key()
+        fonts = self._fonts.get(key)
+        if fonts is None:
+            unread, read, tag = QFont(font), QFont(font), QFont(font)
+            unread.setWeight(QFont.Weight.DemiBold)
+            read.setWeight(QFont.Weight.Normal)
+            tag.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+            metrics = QFontMetrics(font)
+            text = QFont(font)
+            keys = {id(f): f.key() for f in (text, unread, read, tag)}
+            fonts = self._fonts[key] = _Fonts(text, unread, read, tag, metrics.lineSpacing(),
+                                              metrics.horizontalAdvance("●") + 8, keys)
+        return fonts
+
+    def _text(self, text: str, width: int, font: QFont, fonts: _Fonts) -> tuple[str, QStaticText]:
+        """`text` elided to `width` in `font` (one of `fonts`), and laid out."""
+        key = (text, width, fonts.keys[id(font)])
+        laid = self._texts.get(key)
+        if laid is None:
+            if len(self._texts) >= TEXT_CACHE:
+                self._texts.clear()
+            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+            laid = self._texts[key] = (shown, _static(shown, font))
+        return laid
+
+    def _paint_tags(self, painter: QPainter, option: QStyleOptionViewItem, fonts: _Fonts, tags: list[str],
+                    at: QPoint, width: int, selected: bool, colours: dict[str, str]) -> None:
+        key = (tuple(tags), width, fonts.keys[id(fonts.tag)])
+        chips = self._chips.get(key)
+        if chips is None:
+            if len(self._chips) >= TEXT_CACHE:
+                self._chips.clear()
+            chips = self._chips[key] = list(_lay_out_chips(tags, width, fonts))
+        painter.setFont(fonts.tag)
+        chip_bg = option.palette.color(QPalette.ColorRole.Highlight)
+        chip_bg.setAlpha(60 if not selected else 120)
+        text = option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        for chip in chips:
+            rect = chip.rect.translated(at)
+            if chip.label is None:
+                painter.setPen(text)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter, "…")
+                break
+            painter.setPen(Qt.PenStyle.NoPen)
+            if chip.tag in colours:
+                colour = QColor(colours[chip.tag])
+                colour.setAlpha(110 if not selected else 170)
+                painter.setBrush(colour)
+            else:
+                painter.setBrush(chip_bg)
+            painter.drawRoundedRect(rect, 4, 4)
+            painter.setPen(text)
+            size = chip.label.size()
+            painter.drawStaticText(QPoint(rect.left() + round((rect.width() - size.width()) / 2),
+                                          rect.top() + round((rect.height() - size.height()) / 2)), chip.label)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802 (Qt override)
+        return QSize(200, row_height(option.font))
+
+def _lay_out_chips(tags: Sequence[str], width: int, fonts: _Fonts) -> Iterator[_Chip]:
+    metrics = QFontMetrics(fonts.tag)
+    x, height = 0, fonts.line
+    for tag in tags:
+        w = metrics.horizontalAdvance(tag) + 10
+        if x + w > width:
+            yield _Chip(tag, QRect(x, 0, width - x, height), None)
+            return
+        yield _Chip(tag, QRect(x, 1, w, height - 2), _static(tag, fonts.tag))
+        x += w + 4
+
+def _static(text: str, font: QFont) -> QStaticText:
+    laid = QStaticText(text)
+    laid.setTextFormat(Qt.TextFormat.PlainText)
+    laid.prepare(QTransform(), font)
+    return laid
+
+def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator[tuple[int, int]]:
+    """(x, width) of each place a search word occurs in `text` (case-insensitive)."""
+    lowered = text.casefold()
+    for term in terms:
+        needle = term.casefold()
+        start = lowered.find(needle) if needle else -1
+        while start >= 0:
+            x = metrics.horizontalAdvance(text[:start])
+            yield x, metrics.horizontalAdvance(text[start:start + len(needle)])
+            start = lowered.find(needle, start + len(needle))
+
