@@ -247,8 +247,14 @@ def child_import(source: Path, folder: Path) -> dict[str, Any]:
 # -- the parent -----------------------------------------------------------------------
 
 
+#: the children's cache folder (snapshots of big catalogues, reader.store.snapshot)
+CACHE: Path | None = None
+
+
 def run_child(*args: str) -> dict[str, Any]:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(REPO), str(BENCH)])}
+    if CACHE is not None:
+        env["READER_CACHE_DIR"] = str(CACHE)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, str(Path(__file__)), "--child", *args], env=env, capture_output=True,
                           text=True, check=False)
@@ -303,9 +309,13 @@ def main(argv: list[str] | None = None) -> None:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     paths = prepare(workdir, args.papers, args.seed)
+    global CACHE
+    CACHE = workdir / "cache"
+    shutil.rmtree(CACHE, ignore_errors=True)  # the first open reads papers.json itself
     log("bare window, cold start (bundled sample), open")
     bare = [run_child("bare")["start_to_paint_ms"] for _ in range(3)]
     cold = [run_child("open", str(paths["sample"]))["start_to_paint_ms"] for _ in range(3)]
+    first_open = run_child("open", str(paths["big"]))  # no snapshot yet: papers.json, then writes one
     opened = [run_child("open", str(paths["big"])) for _ in range(2)]
     log("typing and selecting (index warmed after the first paint), then before it is warm")
     used = run_child("interact", str(paths["big"]))
@@ -320,12 +330,13 @@ def main(argv: list[str] | None = None) -> None:
 
     json_mb = (paths["big"] / "papers.json").stat().st_size / (1 << 20)
     open_ms = min(o["start_to_paint_ms"] for o in opened)
-    rss_mb = min(o["rss_mb"] for o in opened)
+    rss_mb = max(o["rss_mb"] for o in [first_open, *opened])
     result = {
         "papers": args.papers,
         "bare_window_ms": min(bare),
         "cold_start_ms": min(cold),
         "open_ms": open_ms,
+        "open_ms_first": first_open["start_to_paint_ms"],
         "rss_mb": rss_mb,
         "keystroke_ms": summary(used["keystrokes"]),
         "select_ms": summary(used["selections"]),

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.pop("READER_DATA_DIR", None)
+# snapshots of big catalogues (reader.store.snapshot) go to a throwaway folder, never ~/.cache
+os.environ["READER_CACHE_DIR"] = tempfile.mkdtemp(prefix="reader-test-cache-")
 
 import pytest
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -13,7 +14,7 @@ from tinydb import TinyDB
 from tinydb.table import Table
 
 from reader.core.models import Annotation, Paper
-from reader.store import journal
+from reader.store import journal, snapshot
 from reader.store.catalogue import annotation_from, read_catalogue
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, replayed
 from reader.store.migrations import SCHEMA_VERSION
@@ -105,6 +106,8 @@ class LibraryFolder:
         self.problems: list[str] = []
         #: papers.json read at start, until load_papers() hands it over
         self._catalogue: dict[str, Paper | None] | None = None
+        #: papers.json's signature when it was read, if its snapshot should be written
+        self._snapshot_due: snapshot.Signature | None = None
         #: annotations.journal: the saves not yet folded into annotations.json
         self._journal = Journal(folder)
         #: annotations.json as last loaded (or since rewritten by us alone)
@@ -179,13 +182,32 @@ class LibraryFolder:
         if bad:
             self.problems.append(f"{self.papers_path}: skipped {len(bad)} papers that could not be read.")
             return [paper for paper in papers.values() if paper is not None]
-        return list(papers.values())
+        loaded: list[Paper] = list(papers.values())  # type: ignore[arg-type]
+        if self._snapshot_due is not None:  # read from papers.json: next time, from a snapshot
+            snapshot.save(self.papers_path, self._snapshot_due, loaded)
+            self._snapshot_due = None
+        return loaded
 
     def _read_catalogue(self) -> dict[str, Paper | None]:
         """papers.json as Papers, kept until load_papers() takes them: recovery's
         check, is_empty() and loading parse the file once (see read_catalogue)."""
         if self._catalogue is None:
+            self._snapshot_due = None
+            fast = snapshot.load(self.papers_path)
+            if fast is not None:
+                self._catalogue = dict(fast)
+                return self._catalogue
+            try:
+                before = snapshot.signature(os.stat(self.papers_path))
+            except OSError:
+                before = None
             self._catalogue = read_catalogue(self.papers_path)
+            if (
+                before is not None
+                and len(self._catalogue) >= snapshot.MIN_PAPERS
+                and None not in self._catalogue.values()
+            ):
+                self._snapshot_due = before  # written by load_papers() if papers.json is unchanged
         return self._catalogue
 
     def load_annotations(self) -> dict[str, Annotation]:
@@ -285,6 +307,7 @@ class LibraryFolder:
                 docs[paper.id] = data
 
         self.locked(lambda: table._update_table(mutate))
+        snapshot.forget(self.papers_path)  # made from the file before; next open writes one
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 
