@@ -68,7 +68,8 @@ _SYMBOLS = {
 _VERBATIM = frozenset({"input", "include", "includegraphics", "InputIfFileExists", "usepackage"})
 # what _simple() reads: plain text (as _RUN), escapes, dashes, quotes, *emphasis* (made
 # \emph or \textbf by _EMPH) of plain words, and $math$ of letters, digits, simple
-# operators and the symbols below (single characters, as pylatexenc writes them)
+# operators, ^ and _ scripts of a character or a {group} of those, and the symbols
+# below (single characters, as pylatexenc writes them)
 _SIMPLE_SYMBOLS = dict(zip(
     "times pm mp approx sim simeq leq le geq ge neq cdot infty rightarrow to leftarrow "
     "Rightarrow Leftarrow leftrightarrow ell partial nabla in notin subset subseteq cup cap "
@@ -78,15 +79,19 @@ _SIMPLE_SYMBOLS = dict(zip(
     "×±∓≈∼≃≤≤≥≥≠·∞→→←⇒⇐↔ℓ∂∇∈∉⊂⊆∪∩∀∃≪≫∝≡∘⋆∗†αβγδεεζηθϑικλμνξπρστυϕφχψωΓΔΘΛΞΠΣΦΨΩ",
     strict=True))
 _SIMPLE_MARKS = {"--": "–", "---": "—", "``": "“", "''": "”", "&": "&"}
+_MATH_CHAR = r"(?:[A-Za-z0-9.,;:!?()<>=+/| ]|(?<!-)-(?!-))"
 _PLAIN = r"(?:[^\\$%{}\[\]^_~&#`'\-!?]|[!?](?!`)|(?<!-)-(?!-)|(?<!')'(?!'))"  # !` is ¡
 _SIMPLE = re.compile(
     rf"(?P<dash>---?(?!-))|(?P<quote>``|''|&)|(?P<esc>\\[%&_#])|(?P<text>{_PLAIN}+)"
     rf"|\\(?P<font>emph|textbf)\{{(?P<body>(?:(?![*\n]){_PLAIN})+)\}}"
-    r"|\$(?P<math>(?:[A-Za-z0-9.,;:!?()<>=+/| ]|(?<!-)-(?!-)|\\(?:"
+    rf"|\$(?P<math>(?:{_MATH_CHAR}|[\^_][ \t]*(?:[A-Za-z0-9]|\{{{_MATH_CHAR}+\}})|\\(?:"
     + "|".join(sorted(_SIMPLE_SYMBOLS, key=len, reverse=True))
     + r")(?![A-Za-z])[ \t]*)+)\$"
 )
-_SIMPLE_MATH = re.compile(r"\\(?P<macro>[A-Za-z]+)[ \t]*|[^\\]+")
+_SIMPLE_MATH = re.compile(
+    r"\\(?P<macro>[A-Za-z]+)[ \t]*|(?P<script>[\^_])[ \t]*(?:\{(?P<group>[^}]*)\}|(?P<char>.))"
+    r"|[^\\^_]+"
+)
 _MATH_ENVS = frozenset(
     {"equation", "align", "gather", "multline", "eqnarray", "displaymath", "math"}
 )
@@ -146,8 +151,14 @@ def _simple(text: str) -> list[Piece] | None:
         else:
             math: list[Piece] = []
             for part in _SIMPLE_MATH.finditer(m.group("math")):
-                name = part.group("macro")
-                math.append(Styled("", (_SIMPLE_SYMBOLS[name],)) if name else part.group())
+                name, script = part.group("macro"), part.group("script")
+                if name:
+                    math.append(Styled("", (_SIMPLE_SYMBOLS[name],)))
+                elif script:  # x^2, x_{ij}: one character or one group
+                    arg = part.group("group") if part.group("group") is not None else part.group("char")
+                    math.append(Styled("sup" if script == "^" else "sub", tuple(_merge([arg], True, True))))
+                else:
+                    math.append(part.group())
             out.extend(_merge(math, True, True))
     return _merge(out, False, False)
 

@@ -205,10 +205,21 @@ def test_the_parser_free_path_knows_its_symbols():
 
 
 _BITS = [*"ab xy.,:;-'`\"*$%&#_\\{}[]^~\n()=+<>/|!?2", "\\times", "\\alpha ", "\\emph{", "--",
-         "``", "''", "**", "é", "\U000f0000", "\\textbf{", "\\%", "\\leq", "\\ne", "\\log", "---"]
+         "``", "''", "**", "é", "\U000f0000", "\\textbf{", "\\%", "\\leq", "\\ne", "\\log", "---",
+         "$x^", "_{", "^{-", "$K_", "$\\ell_"]
 
 
 @given(st.lists(st.sampled_from(_BITS), max_size=30).map("".join))
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_parser_free_path_agrees_on_anything(text):
     assert _same_as_pylatexenc(text)
+
+
+_MATH_BITS = ["a", "K", "x", "1", "2", " ", "^", "_", "{", "}", "-", "--", "/", "\\alpha", "\\times ",
+              "(", ")", ".", "'", "\\ell", "=", "\t", "|", "ij"]
+
+
+@given(st.lists(st.sampled_from(_MATH_BITS), min_size=1, max_size=10).map("".join))
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_parser_free_path_agrees_on_math(math):
+    assert _same_as_pylatexenc(f"w ${math}$ v")
