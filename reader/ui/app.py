@@ -154,7 +154,7 @@ class NeighbourPrefetch(QObject):
     """Once the list is idle after a paper was shown, parses the TeX of the papers
     next to it, so j/k (the usual way through a list) finds them ready."""
 
-    IDLE_MS = 30
+    IDLE_MS = 150  # a pause to read, not j held down (auto-repeat is ~30 ms)
 
     def __init__(self, sidebar: Sidebar, library: Library, pane: ReaderPane) -> None:
         super().__init__(pane)
