@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import math
 import os
@@ -268,6 +269,11 @@ def run_child(*args: str) -> dict[str, Any]:
 
 def prepare(workdir: Path, n: int, seed: int) -> dict[str, Path]:
     """The libraries and files the children use (kept between runs with --workdir)."""
+    # Our modules as an installed app has them: compiled once (pip compiles a wheel's
+    # modules on install). Otherwise every child compiles them again wherever
+    # PYTHONDONTWRITEBYTECODE is set (it is on our CI machines), while the bare
+    # window's PySide6 comes compiled: not the same race.
+    compileall.compile_dir(REPO / "reader", quiet=1)
     sys.path.insert(0, str(BENCH))
     import generate
 
