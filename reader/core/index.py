@@ -62,8 +62,8 @@ class SearchIndex:
         n = len(papers)
         # fresh copies, side by side in memory: lists of 100k of them are made and
         # dropped at every keystroke, and the ids read from papers.json lie scattered
-        self._ids = [(p.id + " ")[:-1] for p in papers]
-        self._given = [p.id for p in papers]  # the library's own: compared by identity
+        self._given = list(map(attrgetter("id"), papers))  # the library's own: compared by identity
+        self._ids = [(pid + " ")[:-1] for pid in self._given]
         self._rid = dict(zip(self._ids, range(n)))
         self._papers = papers
         self._texts: list[bytes] = []  # keyed texts (make_record's), built by _build_texts

@@ -7,6 +7,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -80,7 +81,8 @@ class Library:
 
     def __init__(self, store: LibraryStore) -> None:
         self._store = store
-        self._papers: dict[str, Paper] = {p.id: p for p in store.load_papers()}
+        papers = store.load_papers()
+        self._papers: dict[str, Paper] = dict(zip(map(attrgetter("id"), papers), papers))
         self._annotations: dict[str, Annotation] = store.load_annotations()
         self._listeners: list[Listener] = []
         #: field changes per paper that are in memory but not yet on disk (None: delete)

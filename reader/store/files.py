@@ -178,7 +178,7 @@ class LibraryFolder:
             return []
         papers = self._read_catalogue()
         self._catalogue = None  # the Library keeps them; not twice in memory
-        bad = [pid for pid, paper in papers.items() if paper is None]
+        bad = [pid for pid, paper in papers.items() if paper is None] if None in papers.values() else []
         if bad:
             self.problems.append(f"{self.papers_path}: skipped {len(bad)} papers that could not be read.")
             return [paper for paper in papers.values() if paper is not None]

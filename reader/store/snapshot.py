@@ -19,6 +19,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -72,7 +73,7 @@ def load(papers_path: Path, folder: Path | None = None) -> dict[str, Paper] | No
                 rows = _read_chunk(file)
                 if rows is None:
                     return None
-                papers.update((row[0], paper_from_row(row)) for row in rows)
+                papers.update(zip(map(itemgetter(0), rows), map(paper_from_row, rows)))
             if len(papers) != count or file.read(1):
                 return None
             return papers
@@ -89,7 +90,7 @@ def _read_chunk(file: BinaryIO) -> list[tuple[Any, ...]] | None:
     if len(payload) != length or zlib.crc32(payload) != crc:
         return None
     rows = marshal.loads(payload)
-    if not isinstance(rows, list) or not all(isinstance(row, tuple) for row in rows):
+    if not isinstance(rows, list) or (rows and set(map(type, rows)) != {tuple}):
         return None
     return rows
 
