@@ -138,6 +138,9 @@ class Sidebar(QWidget):
         self.model.highlight_terms = text_query.terms
         self.model.set_ids(ids)
         self.select_ids(selected, current)
+        if ids and current and not self.view.currentIndex().isValid():
+            # the paper shown is not among the matches: the best match takes its place
+            self.view.setCurrentIndex(self.model.index(0))
         self.update_counts(ids)
         self._facet_timer.start()
         self.filtered.emit()

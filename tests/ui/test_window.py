@@ -342,3 +342,18 @@ def test_copy_abstract_as_text_and_latex(qtbot, app):
     assert QGuiApplication.clipboard().text() == lib.paper(pid).abstract
     by_text["Copy Abstract as Text"].trigger()
     assert "$" not in QGuiApplication.clipboard().text()
+
+
+def test_when_the_paper_shown_is_filtered_out_the_best_match_is_shown(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    # a paper whose text lacks the word, then a search for it
+    shown = next(pid for pid in w.sidebar.model.ids()
+                 if "distillation" not in (lib.paper(pid).title + lib.paper(pid).abstract).lower())
+    w.sidebar.select_paper(shown)
+    assert w.pane.paper_id == shown
+    qtbot.keyClicks(w.sidebar.search, "distillation")
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() < 19)
+    top = w.sidebar.model.id_at(0)
+    assert w.sidebar.current_id() == top != shown
+    qtbot.waitUntil(lambda: w.pane.paper_id == top)
