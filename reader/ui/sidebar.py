@@ -129,6 +129,7 @@ class Sidebar(QWidget):
         """Refill the list from the current query and facets, keeping the selection."""
         selected = self.selected_ids()
         current = self.current_id()
+        old_row = max(self.view.currentIndex().row(), 0)
         text_query = parse(self.search.text())
         self.hint.setText(text_query.warning)
         self.hint.setVisible(bool(text_query.warning))
@@ -139,8 +140,10 @@ class Sidebar(QWidget):
         self.model.set_ids(ids)
         self.select_ids(selected, current)
         if ids and current and not self.view.currentIndex().isValid():
-            # the paper shown is not among the matches: the best match takes its place
-            self.view.setCurrentIndex(self.model.index(0))
+            # the paper shown left the list: a new search shows its best match; an edit
+            # (marked read under status:unread) shows the paper that took its place
+            row = 0 if self.typing else min(old_row, len(ids) - 1)
+            self.view.setCurrentIndex(self.model.index(row))
         self.update_counts(ids)
         self._facet_timer.start()
         self.filtered.emit()

@@ -357,3 +357,15 @@ def test_when_the_paper_shown_is_filtered_out_the_best_match_is_shown(qtbot, app
     top = w.sidebar.model.id_at(0)
     assert w.sidebar.current_id() == top != shown
     qtbot.waitUntil(lambda: w.pane.paper_id == top)
+
+
+def test_a_paper_that_leaves_a_filtered_list_gives_its_place_to_the_next(qtbot, app):
+    w = app.window
+    qtbot.keyClicks(w.sidebar.search, "status:unread")
+    qtbot.waitUntil(lambda: w.sidebar.typing is False and w.sidebar.query_text() == "status:unread")
+    click_row(qtbot, app, 2)
+    following = w.sidebar.model.id_at(3)
+    app.controller.set_status(Status.READ)
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 18)
+    assert w.sidebar.current_id() == following == w.sidebar.model.id_at(2)
+    assert w.pane.paper_id == following
