@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -52,3 +53,39 @@ def script(s: str, style: str) -> str:
         return s.translate(_SUB)
     mark = "^" if style == "sup" else "_"
     return mark + (s if len(s) == 1 or s.isalnum() else f"({s})")
+
+
+_LETTERS = re.compile(r"[A-Za-z][A-Za-z.]*")
+
+
+def merge_text(out: list[Piece], math: bool, italic: bool) -> list[Piece]:
+    """Join neighbouring strings; in math, mark primes and (when italic) letter runs."""
+    merged: list[Piece] = []
+    buf: list[str] = []
+    for p in [*out, None]:
+        if isinstance(p, str):
+            buf.append(p)
+            continue
+        if buf:
+            s = "".join(buf)
+            merged.extend(_math_text(s, italic) if math else [s])
+            buf.clear()
+        if p is not None:
+            merged.append(p)
+    return merged
+
+
+def _math_text(s: str, italic: bool) -> list[Piece]:
+    s = s.replace("'", "′")
+    if not italic:
+        return [s]
+    out: list[Piece] = []
+    pos = 0
+    for m in _LETTERS.finditer(s):
+        if m.start() > pos:
+            out.append(s[pos : m.start()])
+        out.append(Styled("mi", (m.group(),)))
+        pos = m.end()
+    if pos < len(s):
+        out.append(s[pos:])
+    return out

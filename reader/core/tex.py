@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from reader.core.pieces import Piece, Styled, script, to_plain
+from reader.core.pieces import Piece, Styled, merge_text, script, to_plain
+from reader.core.tex_simple import simple
 
 # pylatexenc and our walk cost ~100 µs per TeX mark ($ \ { * `), so text with more
 # marks (or characters) than these is only lightly cleaned: at most ~0.1 s an abstract.
@@ -30,7 +31,6 @@ _RUN = re.compile(
     re.DOTALL,
 )
 _PUA = re.compile("[\U000f0000-\U000ffffd]")
-_LETTERS = re.compile(r"[A-Za-z][A-Za-z.]*")
 _NOT_SIMPLE = re.compile(r"[\s+\-−=<>/,;:±·×∗*|]")
 
 _ROOTS = {"": "√", "3": "∛", "4": "∜"}
@@ -66,32 +66,6 @@ _SYMBOLS = {
 }  # fmt: skip
 # Shown as written: file inclusion must never happen, and the name tells the reader most.
 _VERBATIM = frozenset({"input", "include", "includegraphics", "InputIfFileExists", "usepackage"})
-# what _simple() reads: plain text (as _RUN), escapes, dashes, quotes, *emphasis* (made
-# \emph or \textbf by _EMPH) of plain words, and $math$ of letters, digits, simple
-# operators, ^ and _ scripts of a character or a {group} of those, and the symbols
-# below (single characters, as pylatexenc writes them)
-_SIMPLE_SYMBOLS = dict(zip(
-    "times pm mp approx sim simeq leq le geq ge neq cdot infty rightarrow to leftarrow "
-    "Rightarrow Leftarrow leftrightarrow ell partial nabla in notin subset subseteq cup cap "
-    "forall exists ll gg propto equiv circ star ast dagger alpha beta gamma delta epsilon "
-    "varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi rho sigma tau upsilon "
-    "phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split(),
-    "×±∓≈∼≃≤≤≥≥≠·∞→→←⇒⇐↔ℓ∂∇∈∉⊂⊆∪∩∀∃≪≫∝≡∘⋆∗†αβγδεεζηθϑικλμνξπρστυϕφχψωΓΔΘΛΞΠΣΦΨΩ",
-    strict=True))
-_SIMPLE_MARKS = {"--": "–", "---": "—", "``": "“", "''": "”", "&": "&"}
-_MATH_CHAR = r"(?:[A-Za-z0-9.,;:!?()<>=+/| ]|(?<!-)-(?!-))"
-_PLAIN = r"(?:[^\\$%{}\[\]^_~&#`'\-!?]|[!?](?!`)|(?<!-)-(?!-)|(?<!')'(?!'))"  # !` is ¡
-_SIMPLE = re.compile(
-    rf"(?P<dash>---?(?!-))|(?P<quote>``|''|&)|(?P<esc>\\[%&_#])|(?P<text>{_PLAIN}+)"
-    rf"|\\(?P<font>emph|textbf)\{{(?P<body>(?:(?![*\n]){_PLAIN})+)\}}"
-    rf"|\$(?P<math>(?:{_MATH_CHAR}|[\^_][ \t]*(?:[A-Za-z0-9]|\{{{_MATH_CHAR}+\}})|\\(?:"
-    + "|".join(sorted(_SIMPLE_SYMBOLS, key=len, reverse=True))
-    + r")(?![A-Za-z])[ \t]*)+)\$"
-)
-_SIMPLE_MATH = re.compile(
-    r"\\(?P<macro>[A-Za-z]+)[ \t]*|(?P<script>[\^_])[ \t]*(?:\{(?P<group>[^}]*)\}|(?P<char>.))"
-    r"|[^\\^_]+"
-)
 _MATH_ENVS = frozenset(
     {"equation", "align", "gather", "multline", "eqnarray", "displaymath", "math"}
 )
@@ -132,35 +106,8 @@ def _prepared(text: str) -> str:
 
 
 def _simple(text: str) -> list[Piece] | None:
-    """The pieces of the TeX most abstracts use, without pylatexenc (which costs ~3 ms
-    an abstract and ~30 ms to load): the same pieces _build() gives, or None when
-    `text` has anything more (tests compare the two on every sample abstract)."""
-    src, out, pos = _prepared(text), [], 0
-    while pos < len(src):
-        m = _SIMPLE.match(src, pos)
-        if m is None:
-            return None
-        pos, kind = m.end(), m.lastgroup
-        if kind == "text":
-            out.append(m.group())
-        elif kind in ("esc", "dash", "quote"):
-            mark = m.group()
-            out.append(Styled("", (mark[1],)) if kind == "esc" else _SIMPLE_MARKS[mark])
-        elif kind == "body":
-            out.append(Styled("i" if m.group("font") == "emph" else "b", (m.group("body"),)))
-        else:
-            math: list[Piece] = []
-            for part in _SIMPLE_MATH.finditer(m.group("math")):
-                name, script = part.group("macro"), part.group("script")
-                if name:
-                    math.append(Styled("", (_SIMPLE_SYMBOLS[name],)))
-                elif script:  # x^2, x_{ij}: one character or one group
-                    arg = part.group("group") if part.group("group") is not None else part.group("char")
-                    math.append(Styled("sup" if script == "^" else "sub", tuple(_merge([arg], True, True))))
-                else:
-                    math.append(part.group())
-            out.extend(_merge(math, True, True))
-    return _merge(out, False, False)
+    """The pieces of the TeX most abstracts use, without pylatexenc (see tex_simple)."""
+    return simple(_prepared(text))
 
 
 def _emph(m: re.Match[str]) -> str:
@@ -292,7 +239,7 @@ class _Builder:
                     i += 1
             else:
                 out.extend(self.node(t, math, italic))
-        return _merge(out, math, italic)
+        return merge_text(out, math, italic)
 
     def unknown(self, name: str) -> bool:
         if name in _HANDLED or name in _FONTS or name in _ALPHABETS or name in _SYMBOLS:
@@ -354,39 +301,6 @@ class _Builder:
             return str(self.l2t.macro_node_to_text(t))
         except Exception:  # noqa: BLE001 - pylatexenc's own specs fail on odd arguments
             return self.expand(t.latex_verbatim())
-
-
-def _merge(out: list[Piece], math: bool, italic: bool) -> list[Piece]:
-    """Join neighbouring strings; in math, mark primes and (when italic) letter runs."""
-    merged: list[Piece] = []
-    buf: list[str] = []
-    for p in [*out, None]:
-        if isinstance(p, str):
-            buf.append(p)
-            continue
-        if buf:
-            s = "".join(buf)
-            merged.extend(_math_text(s, italic) if math else [s])
-            buf.clear()
-        if p is not None:
-            merged.append(p)
-    return merged
-
-
-def _math_text(s: str, italic: bool) -> list[Piece]:
-    s = s.replace("'", "′")
-    if not italic:
-        return [s]
-    out: list[Piece] = []
-    pos = 0
-    for m in _LETTERS.finditer(s):
-        if m.start() > pos:
-            out.append(s[pos : m.start()])
-        out.append(Styled("mi", (m.group(),)))
-        pos = m.end()
-    if pos < len(s):
-        out.append(s[pos:])
-    return out
 
 
 def _paren(pieces: list[Piece]) -> list[Piece]:

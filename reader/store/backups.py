@@ -10,8 +10,9 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR, make_lock, run_locked
+from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR
 from reader.store.journal import Journal, fold
+from reader.store.locking import make_lock, run_locked
 from reader.store.storage import (
     DamagedFileError,
     StorageError,

@@ -17,6 +17,7 @@ from reader.core.models import Annotation, Paper
 from reader.store import journal, snapshot
 from reader.store.catalogue import annotation_from, read_catalogue
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, replayed
+from reader.store.locking import LOCK_FILE, make_lock, run_locked
 from reader.store.migrations import SCHEMA_VERSION
 from reader.store.storage import (
     AtomicJSONStorage,
@@ -32,39 +33,10 @@ from reader.store.storage import (
 PAPERS_FILE = "papers.json"
 ANNOTATIONS_FILE = "annotations.json"
 BACKUPS_DIR = "backups"
-LOCK_FILE = ".lock"
-LOCK_TIMEOUT_S = 15.0
-# filelock polls a busy lock; its default 50 ms would make every contended save that slow
-LOCK_POLL_S = 0.002
-
 if TYPE_CHECKING:
     from reader.store.backups import Backups
 
 T = TypeVar("T")
-
-
-def make_lock(folder: Path) -> FileLock:
-    """The OS lock every writer of the library in `folder` holds while writing."""
-    return FileLock(str(folder / LOCK_FILE), timeout=LOCK_TIMEOUT_S, poll_interval=LOCK_POLL_S)
-
-
-def run_locked(lock: FileLock, folder: Path, fn: Callable[[], T]) -> T:
-    """Run `fn` holding `lock` (the library's); OS errors become StorageError."""
-    lock_path = Path(lock.lock_file)
-    # taking the lock creates its file: not even that in a folder made read-only
-    why = None if lock_path.exists() else read_only_reason(lock_path)
-    if why:
-        raise StorageError(why)
-    try:
-        with lock:
-            return fn()
-    except StorageError:
-        raise
-    except Timeout as exc:
-        raise StorageError(f"{folder}: another program holds the library lock") from exc
-    except OSError as exc:
-        where = exc.filename or folder
-        raise StorageError(f"{where}: could not save ({reason(exc)})") from exc
 
 
 class _KeyedTable(Table):

@@ -197,8 +197,9 @@ def test_the_parser_free_path_agrees_on_every_sample_text():
 
 def test_the_parser_free_path_knows_its_symbols():
     from reader.core import tex
+    from reader.core.tex_simple import SYMBOLS
 
-    for name in tex._SIMPLE_SYMBOLS:
+    for name in SYMBOLS:
         for text in (f"${chr(92)}{name}$", f"a ${chr(92)}{name} x$ b", f"$x{chr(92)}{name}  2$"):
             assert tex._simple(text) is not None, text
             assert _same_as_pylatexenc(text), text
