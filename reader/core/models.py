@@ -122,6 +122,8 @@ def _from_clean_dict(
 ) -> Paper | None:
     """Paper.from_dict for a document as we write it (every field present, of its
     type), a few times faster; None for anything else (the careful path takes it)."""
+    if cls is not Paper:
+        return None
     try:
         (title, abstract, venue, url, presentation, track, doi, arxiv, source, added, authors, year,
          derived) = _get_fields(data)
@@ -137,13 +139,8 @@ def _from_clean_dict(
         share = pool.setdefault
         venue, presentation, track = share(venue, venue), share(presentation, presentation), share(track, track)
         source, added = share(source, source), share(added, added)
-    if cls is not Paper:
-        return cls(pid, title, names, abstract, venue, year, url, presentation, track, doi, arxiv, source,
-                   derived, added)
-    paper = _PaperBuilder(pid, title, names, abstract, venue, year, url, presentation, track, doi, arxiv,
-                          source, derived, added)
-    paper.__class__ = Paper
-    return paper  # type: ignore[return-value,no-any-return]
+    return paper_from_row((pid, title, names, abstract, venue, year, url, presentation, track, doi, arxiv,
+                           source, derived, added))
 
 
 def paper_row(paper: Paper) -> tuple[Any, ...]:

@@ -61,14 +61,10 @@ class Orders:
         result; `everything`: bits holds every record (no need to look)."""
         if everything and order is None:
             out = list(self._ids)
-            self._recent = [Result(out, bits, order), *self._recent[: RECENT - 1]]
-            return out
-        mask = unpack(bits, len(self._ids))
-        if order is None:
-            out = list(compress(self._ids, mask))
-        else:
-            mask += b"\x00"  # unknown ids are record n
-            out = list(compress(order.ids, order.gather(mask)))
+        elif order is None:
+            out = list(compress(self._ids, unpack(bits, len(self._ids))))
+        else:  # unknown ids are record n
+            out = list(compress(order.ids, order.gather(unpack(bits, len(self._ids)) + b"\x00")))
         self._recent = [Result(out, bits, order), *self._recent[: RECENT - 1]]
         return out
 

@@ -16,15 +16,11 @@ def read_catalogue(path: Path) -> dict[str, Paper | None]:
     if there is no file). The documents become Papers piece by piece as the file
     is parsed (sharing their strings), so the file's parsed documents are never all
     in memory; StorageError (DamagedFileError) if the file cannot be used."""
-    # Paper.from_document (repeated strings shared through `pool`) where it exists
-    from_document = getattr(Paper, "from_document", None)
-    pool: dict[str, str] = {}
+    pool: dict[str, str] = {}  # values repeated from paper to paper, shared
 
     def to_paper(pid: str, doc: dict[str, Any]) -> Paper | None:
         try:
-            if from_document is not None:
-                return from_document(pid, doc, pool)  # type: ignore[no-any-return]
-            return Paper.from_dict({**doc, "id": pid})
+            return Paper.from_document(pid, doc, pool)
         except (TypeError, ValueError, KeyError):
             return None
 
