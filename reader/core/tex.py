@@ -91,7 +91,7 @@ def _parse_cached(text: str) -> tuple[Piece, ...] | None:
     if _LONE_BACKSLASH.search(text):  # pylatexenc drops a last lone backslash silently
         return None
     try:
-        pieces = tuple(_simple(text) or _build(text))
+        pieces = tuple(_mixed(text) or _build(text))  # _mixed: _simple() and more
     except Exception:  # noqa: BLE001 - parse errors, RecursionError, pylatexenc spec bugs
         return None
     if text.strip() and not to_plain(pieces).strip():
@@ -108,6 +108,32 @@ def _prepared(text: str) -> str:
 def _simple(text: str) -> list[Piece] | None:
     """The pieces of the TeX most abstracts use, without pylatexenc (see tex_simple)."""
     return simple(_prepared(text))
+
+
+def _mixed(text: str) -> list[Piece] | None:
+    """The pieces of text that only its $math$ keeps from the parser-free path: that
+    math parsed on its own (and remembered: the same formulas recur across papers),
+    the rest read as _simple() does. The same pieces as _build() (tests compare)."""
+    return simple(_prepared(text), _math_span)
+
+
+@lru_cache(maxsize=4096)
+def _math_span(span: str) -> tuple[Piece, ...] | None:
+    """The pieces _build() makes of one top-level $...$ `span`, or None when pylatexenc
+    does not read it as exactly one inline formula."""
+    runs: list[str] = []
+    src = span if _PUA.search(span) else _RUN.sub(lambda m: _stash(m, runs), span)
+    engine = _engine()
+    try:
+        walker = engine.walker(src, latex_context=engine.db, tolerant_parsing=False)
+        nodes = walker.get_latex_nodes()[0]
+        if len(nodes) != 1 or type(nodes[0]).__name__ != "LatexMathNode":
+            return None
+        if nodes[0].len != len(src):
+            return None
+        return tuple(_Builder(engine.l2t, runs).node(nodes[0], False, False))
+    except Exception:  # noqa: BLE001 - as in _parse_cached: the whole text gets its chance
+        return None
 
 
 def _emph(m: re.Match[str]) -> str:

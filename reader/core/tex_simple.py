@@ -4,6 +4,7 @@ quotes, emphasis and simple $math$ (reader.core.tex falls back to pylatexenc).""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from reader.core.pieces import Piece, Styled, merge_text
 
@@ -35,17 +36,32 @@ _MATH = re.compile(
 )
 
 
-def simple(src: str) -> list[Piece] | None:
+OtherMath = Callable[[str], Sequence[Piece] | None]
+
+
+def simple(src: str, other_math: OtherMath | None = None) -> list[Piece] | None:
     """The pieces of the TeX most abstracts use, without pylatexenc (which costs ~3 ms
     an abstract and ~30 ms to load): the same pieces tex._build() gives, or None when
     `src` (text as tex._prepared() writes it) has anything more (tests compare the two
-    on every sample abstract)."""
+    on every sample abstract).
+
+    Given `other_math`, a $...$ span this module cannot read is handed to it whole (the
+    pieces pylatexenc gives that span where it stands, or None), so that one
+    $\\frac{1}{\\sqrt{N}}$ no longer sends a whole abstract to pylatexenc."""
     out: list[Piece] = []
     pos = 0
     while pos < len(src):
         m = _TEXT.match(src, pos)
         if m is None:
-            return None
+            end = math_end(src, pos) if other_math is not None else None
+            if other_math is None or end is None:
+                return None
+            pieces = other_math(src[pos:end])
+            if pieces is None:
+                return None
+            out.extend(pieces)
+            pos = end
+            continue
         pos, kind = m.end(), m.lastgroup
         if kind == "text":
             out.append(m.group())
@@ -67,3 +83,26 @@ def simple(src: str) -> list[Piece] | None:
                     math.append(part.group())
             out.extend(merge_text(math, True, True))
     return merge_text(out, False, False)
+
+
+def math_end(src: str, pos: int) -> int | None:
+    """The end of the inline $...$ that starts at `pos` (its closing $ at brace depth
+    0, as in $\\texttt{I$^2$MoE}$), or None: no $ there, $$, unbalanced braces."""
+    if not src.startswith("$", pos) or src.startswith("$$", pos):
+        return None
+    depth, i, n = 0, pos + 1, len(src)
+    while i < n:
+        c = src[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif c == "$" and depth == 0:
+            return i + 1 if i > pos + 1 else None
+        i += 1
+    return None
