@@ -3,9 +3,10 @@ tags, note and highlights; an empty state when nothing is selected."""
 
 from __future__ import annotations
 
+import functools
 import html
-
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
@@ -50,8 +51,15 @@ MAX_SHOWN_ABSTRACT = 50_000
 MAX_SHOWN_AUTHORS = 200
 
 
+#: rendered papers kept: the neighbours prepared while idle, and j/k back and forth
+HTML_CACHE = 64
+
+
+@functools.lru_cache(maxsize=HTML_CACHE)
 def paper_html(paper: Paper) -> str:
-    """The header and abstract of a paper as a safe HTML fragment."""
+    """The header and abstract of a paper as a safe HTML fragment. Kept per Paper
+    value (an edited or re-imported paper is another value); what the user adds
+    (highlights, search marks) is drawn over it, never written into it."""
     year = str(paper.year or "")
     if year and year in paper.venue:
         year = ""  # "ICML 2025 · 2025" says it twice

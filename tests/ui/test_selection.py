@@ -74,3 +74,33 @@ def test_a_long_abstract_after_a_short_one_keeps_the_measure(qtbot, app, monkeyp
     browser.setHtml("<p>short</p>")  # and goes
     qtbot.waitUntil(lambda: not browser.verticalScrollBar().isVisible())
     assert calls == [] and browser.lineWrapColumnOrWidth() == width
+
+
+def test_a_neighbour_prepared_while_idle_is_shown_without_rendering_it_again(qtbot, app, monkeypatch):
+    from reader.ui import reader_view
+
+    sidebar, pane = app.window.sidebar, app.window.pane
+    ids = sidebar.model.ids()
+    reader_view.paper_html.cache_clear()
+    sidebar.select_paper(ids[5])
+    library = app.controller.library
+    qtbot.waitUntil(lambda: reader_view.paper_html.cache_info().currsize == 3)  # 5, then 6 and 4
+    rendered: list[str] = []
+    abstract_html = reader_view.abstract_html
+    monkeypatch.setattr(reader_view, "abstract_html", lambda text: rendered.append(text) or abstract_html(text))
+    sidebar.select_paper(ids[6])
+    assert pane.paper_id == ids[6] and rendered == []
+    assert library.paper(ids[6]).title.split()[0] in pane.browser.toPlainText()
+
+
+def test_an_edited_paper_is_rendered_from_its_new_text():
+    import dataclasses
+
+    from reader.core.models import Paper
+    from reader.ui.reader_view import paper_html
+
+    paper = Paper(id="p1", title="Old title", abstract="The old abstract.")
+    assert "old abstract" in paper_html(paper)
+    edited = dataclasses.replace(paper, abstract="A new abstract.")
+    assert "new abstract" in paper_html(edited) and "old abstract" not in paper_html(edited)
+    assert "Old title" in paper_html(dataclasses.replace(paper))  # an equal paper: the same page
