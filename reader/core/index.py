@@ -4,24 +4,25 @@
 # int used as a bitset (bit r: record r), so AND/OR/NOT over 100k papers cost
 # microseconds. Each text term's result is cached with the set it is exact for, so
 # a term that extends a cached one ("diffu" after "diff") is looked for only among
-# that one's matches, and deleting characters finds the answer cached. Texts are
-# found through token indexes once warm() has built them in idle time, else by
-# searching the keyed texts paper by paper in C.
+# that one's matches, and deleting characters finds the answer cached. Catalogue
+# texts are found through token indexes once warm() has built them in idle time
+# (the keyed texts are then dropped), else by searching the keyed texts paper by
+# paper in C; what the user wrote (tags, notes, highlights) is few texts, scanned.
 
 from __future__ import annotations
 
 import time
-from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from itertools import compress, repeat
-from operator import add, attrgetter, contains, is_
+from operator import attrgetter
 from typing import Any
 
+from reader.core import record_texts
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.orders import Orders
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
+from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
 from reader.core.search_text import (  # noqa: F401 (re-exported: links, tests)
     SearchRecord,
     _annotation,
@@ -39,11 +40,8 @@ _STATUS = {s.value: code for code, s in enumerate(Status)}
 #: below this many papers scanning is fast enough: no token index
 TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
-TEXT_CHUNK = 500
-
-
-#: where a field's text is: None the whole record, 0 the authors line, 1 the title line
-Line = int | None
+#: more papers than this edited since the token indexes were built: build them anew
+UNCOVERED_MAX = 2_000
 
 
 class SearchIndex:
@@ -51,8 +49,12 @@ class SearchIndex:
     update(). Call warm() in idle time until it returns True: search is exact either
     way, and fast for any term once warm."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, spill: Spill | None = None) -> None:
+        """`spill` makes the file the keyed texts are written to (unnamed, in a
+        cache folder); without one, they are kept in memory."""
         self._lib = library
+        self._spill = spill
+        self._texts = CatalogueTexts([])
         self.rebuild()
 
     # -- building ---------------------------------------------------------------
@@ -66,11 +68,11 @@ class SearchIndex:
         self._ids = [(pid + " ")[:-1] for pid in self._given]
         self._rid = dict(zip(self._ids, range(n)))
         self._papers = papers
-        self._texts: list[bytes] = []  # keyed texts (make_record's), built by _build_texts
-        self._ends: array[int] = array("I")  # where each text's authors and title lines end
+        self._texts.close()
+        self._texts = CatalogueTexts(papers, self._spill if n >= TOKEN_INDEX_MIN else None)
         self._alive = (1 << n) - 1
         self._status = bytearray(n)
-        self._notes: dict[int, str] = {}  # what the user wrote, for records with any
+        self._notes: dict[int, bytes] = {}  # what the user wrote, keyed, for records with any
         self._tags: dict[int, tuple[str, ...]] = {}
         self._has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
         self._cache: dict[tuple[Line, bytes], tuple[int, int]] = {}
@@ -92,36 +94,12 @@ class SearchIndex:
         if ann.tags:
             self._tags[r] = tuple(search_key(t) for t in ann.tags)
         if text := _annotation(ann):
-            self._notes[r] = text
-
-    def _text_of(self, r: int) -> bytes:
-        note = self._notes.get(r)
-        catalogue = _catalogue(self._papers[r])
-        return key_bytes(f"{catalogue}\n{note}" if note else catalogue)
-
-    def _build_texts(self, deadline: float | None) -> bool:
-        texts, ends, n = self._texts, self._ends, len(self._papers)
-        while len(texts) < n:
-            for r in range(len(texts), min(len(texts) + TEXT_CHUNK, n)):
-                text = self._text_of(r)
-                texts.append(text)
-                ends.append(text.index(b"\n"))
-                ends.append(text.index(b"\n", ends[-1] + 1))
-            if deadline is not None and time.perf_counter() > deadline:
-                return False
-        return True
-
-    def _part(self, line: Line) -> Callable[[int], bytes]:
-        texts, ends = self._texts, self._ends
-        if line is None:
-            return texts.__getitem__
-        if line == 0:
-            return lambda r: texts[r][: ends[2 * r]]
-        return lambda r: texts[r][ends[2 * r] + 1 : ends[2 * r + 1]]
+            self._notes[r] = key_bytes(text)
 
     def update(self, paper_ids: Iterable[str]) -> None:
         """Take in edits of these papers (annotations, catalogue, new papers)."""
         changed: list[int] = []
+        rewritten: list[int] = []  # the records whose catalogue text changed
         for pid in paper_ids:
             r = self._rid.get(pid)
             if pid not in self._lib:
@@ -139,55 +117,51 @@ class SearchIndex:
                 self._status.append(0)
                 self._alive |= 1 << r
                 self._lists.forget_orders()
-            self._papers[r] = paper
+                rewritten.append(r)
+            elif self._papers[r] is not paper:
+                before, self._papers[r] = self._papers[r], paper
+                if self._texts.changed(r, before):
+                    rewritten.append(r)
             self._annotate(r, paper, self._lib.annotation(pid))
             changed.append(r)
         if not changed:
             return
-        n, texts = len(self._ids), self._texts
-        if len(changed) > TEXT_CHUNK:  # many (an import): their texts are built again later
-            first = min(changed)
-            del texts[first:], self._ends[2 * first :]
-            rewritten: Iterable[int] = range(first, n)
+        n = len(self._ids)
+        if len(rewritten) > record_texts.TEXT_CHUNK:  # many (an import): made again later
+            self._texts.forget_from(min(rewritten))
             self._tokens = {line: tokens for line, tokens in self._tokens.items() if tokens.ready}
-        else:
-            rewritten = [r for r in changed if r < len(texts) and self._retext(r)]
         stale = bits_of(changed, n)
         self._cache = {k: (res & ~stale, scope & ~stale) for k, (res, scope) in self._cache.items()}
         self._derived.clear()
         moved = bits_of(rewritten, n)
         for line, tokens in list(self._tokens.items()):
             tokens.covered &= ~moved
-            if tokens.ready and (self._alive & ~tokens.covered).bit_count() > max(2_000, n // 8):
+            if tokens.ready and (self._alive & ~tokens.covered).bit_count() > self._uncovered_max():
                 del self._tokens[line]  # too much is not indexed: warm() builds it again
 
-    def _retext(self, r: int) -> bool:
-        """Key record r's text again; True if it changed (token indexes then scan it)."""
-        text = self._text_of(r)
-        if text == self._texts[r]:
-            return False
-        self._texts[r] = text
-        self._ends[2 * r] = text.index(b"\n")
-        self._ends[2 * r + 1] = text.index(b"\n", self._ends[2 * r] + 1)
-        return True
+    def _uncovered_max(self) -> int:
+        """Papers a token index may leave to scanning before it is built again."""
+        return max(UNCOVERED_MAX, len(self._ids) // 8)
 
     def warm(self, seconds: float | None = None) -> bool:
         """Build texts and token indexes for up to `seconds` (None: to the end); True
         when done."""
         deadline = None if seconds is None else time.perf_counter() + seconds
-        if not self._build_texts(deadline):
+        texts = self._texts
+        if not texts.build(deadline):
             return False
         if len(self._ids) < TOKEN_INDEX_MIN:
             return True
         for line in (0, 1, None):  # the small ones first
             if (tokens := self._tokens.get(line)) is None:
-                tokens = self._tokens[line] = TokenIndex(self._texts, self._part(line))
+                tokens = self._tokens[line] = TokenIndex(texts.built, texts.part(line, ahead=True), len(texts.log))
             if not tokens.ready:
                 if not tokens.step(deadline):
                     return False
                 # papers edited while the index was built are scanned instead
-                tokens.covered = pack(bytes(map(is_, tokens.texts, self._texts))) & self._alive
-                tokens.texts = []
+                edited = bits_of(texts.log[tokens.mark :], len(self._ids))
+                tokens.covered = self._alive & ((1 << tokens.n) - 1) & ~edited
+                trim_memory()
         return True
 
     def record(self, paper_id: str) -> SearchRecord:
@@ -308,13 +282,16 @@ class SearchIndex:
         """The records of `cand` whose text (or `line`) contains `term`: no cache."""
         if not cand:
             return 0
-        self._build_texts(None)
+        if b"\n" in term:  # only the whole text of a record has line breaks
+            return 0 if line is not None else self._scan_whole(term, cand)
+        texts = self._texts
+        texts.build(None)
         found, rest = 0, cand
         tokens = self._tokens.get(line)
-        if tokens is not None and tokens.ready and b"\n" not in term:
+        if tokens is not None and tokens.ready:
 
             def scan(t: bytes, bits: int) -> int:
-                return self._scan(t, bits, line)
+                return texts.scan(t, bits, line)
 
             covered, rest = cand & tokens.covered, cand & ~tokens.covered
             if term.split() == [term]:
@@ -323,26 +300,23 @@ class SearchIndex:
                 for word in term.split():
                     covered = tokens.match(word, covered, scan) if covered else 0
                 found = scan(term, covered)
-        found |= self._scan(term, rest, line)
+        found |= texts.scan(term, rest, line)
+        if line is None and (noted := cand & ~found & self._noted()):
+            notes = self._notes
+            found |= bits_of((r for r in rids(noted, len(self._ids)) if term in notes[r]), len(self._ids))
         return found
 
-    def _scan(self, term: bytes, cand: int, line: Line) -> int:
-        """Records of `cand` whose catalogue text (or `line` of it) contains `term`:
-        a C-speed search, paper by paper."""
-        if not cand:
-            return 0
-        n, texts, ends = len(self._ids), self._texts, self._ends
-        which = rids(cand, n)
-        subject = map(texts.__getitem__, which)
-        if line is None:
-            return bits_of(compress(which, map(contains, subject, repeat(term))), n)
-        stop = map(ends.__getitem__, map(add, which, which))
-        start: Iterable[int] = repeat(0)
-        if line == 1:
-            start = map(add, stop, repeat(1))
-            stop = map(ends.__getitem__, map((1).__add__, map(add, which, which)))
-        where = map(bytes.find, subject, repeat(term), start, stop)
-        return bits_of(compress(which, map((-1).__lt__, where)), n)
+    def _noted(self) -> int:
+        """The records with something the user wrote."""
+        return self._derive("noted", lambda: bits_of(self._notes, len(self._ids)))
+
+    def _scan_whole(self, term: bytes, cand: int) -> int:
+        """The records of `cand` whose whole text (catalogue, then what the user wrote)
+        contains `term`."""
+        text, notes = self._texts.text, self._notes
+        whole = ((r, text(r) + b"\n" + notes[r] if r in notes else text(r))
+                 for r in rids(cand, len(self._ids)))
+        return bits_of((r for r, subject in whole if term in subject), len(self._ids))
 
     def _derive(self, name: Hashable, make: Callable[[], Any]) -> Any:
         """A value computed once per state of the index (update() forgets them)."""

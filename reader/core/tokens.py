@@ -73,9 +73,9 @@ class TokenIndex:
     A term without whitespace is in a text exactly when it is inside one of the
     text's tokens: frequent tokens keep a bitset, rare ones a list of records."""
 
-    def __init__(self, texts: list[bytes], part: Callable[[int], bytes]) -> None:
-        self.texts = list(texts)  # what was indexed (SearchIndex compares, then drops it)
-        self.n = len(texts)
+    def __init__(self, n: int, part: Callable[[int], bytes], mark: int = 0) -> None:
+        self.n = n  # records 0..n-1 are indexed
+        self.mark = mark  # where the log of changed texts stood when the build began
         self.part = part  # record -> the bytes to index
         self.done = 0
         self.ready = False

@@ -18,6 +18,7 @@ from reader.core.index import SearchIndex
 from reader.core import tex
 from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
+from reader.store.spill import search_texts_file
 from reader.store.storage import StorageError
 from reader.ui import resources
 from reader.ui.controller import PaperController
@@ -82,7 +83,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     state = store.load()
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
-    index = SearchIndex(library)
+    index = SearchIndex(library, spill=search_texts_file)
     undo_stack = QUndoStack()
     facets = FacetPanel()
     sidebar = Sidebar(library, index, facets)

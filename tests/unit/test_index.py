@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import string
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reader.core import index as index_module
+from reader.core import record_texts
 from reader.core.index import SearchIndex, make_record, pack, rids, unpack, with_symbols
 from reader.core.library import Library
 from reader.core.models import Annotation, Highlight, Paper, Status
@@ -66,7 +69,9 @@ def mode(request, monkeypatch):
 
 
 def make_index(lib):
-    index = SearchIndex(lib)
+    """An index whose keyed texts go to a real unnamed file (from TOKEN_INDEX_MIN
+    papers on, as in the app; in memory below)."""
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile)
     assert index.warm()
     return index
 
@@ -172,11 +177,11 @@ def test_new_and_changed_papers_are_seen(mode):
 
 def test_warming_in_slices_while_papers_change(monkeypatch):
     monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
-    monkeypatch.setattr(index_module, "TEXT_CHUNK", 7)
+    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
     papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", ("Ana Núñez",), f"Abstract {i}")
               for i in range(300)]
     lib = Library(MemoryStore(papers))
-    index = SearchIndex(lib)
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile)
     lib.subscribe(lambda change: index.update(change.paper_ids))
     queries_ = ["diffusion", "flow", "paper 1", "abstract 29", "author:nunez", "title:on flow", "quokka"]
     step = 0
@@ -195,6 +200,62 @@ def test_warming_in_slices_while_papers_change(monkeypatch):
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
     assert index.warm()
+
+
+def test_catalogue_edits_while_and_after_the_token_indexes_are_built(monkeypatch):
+    """Papers re-imported with new text, a few and many, while the index warms and
+    after: the texts written to the file are read no more, the token indexes scan
+    what changed and are built anew once too much has."""
+    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
+    monkeypatch.setattr(index_module, "UNCOVERED_MAX", 10)
+    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
+    papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", (f"Author {i % 7}",),
+                    f"Abstract {i} of flow matching") for i in range(100)]
+    lib = Library(MemoryStore(papers))
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    texts = ["diffusion", '"flow matching"', "quokka", "title:quokka", "author:author 3", '"of quokka"',
+             "author:zebra", "matching -quokka"]
+
+    def renamed(i, word):
+        return Paper(f"p{i}", f"Paper {i} on {word}", ("Zebra Author",), f"Abstract {i} of {word}")
+
+    def check(where):
+        for text in texts:
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (where, text)
+
+    step = 0
+    while not index.warm(0):
+        step += 1
+        if step % 3 == 0:
+            lib.add_papers([renamed(step % 100, "quokka")])
+        check(step)
+    check("warm")
+    lib.add_papers([renamed(i, "quokka") for i in (5, 6)])  # a few: scanned
+    check("a few")
+    lib.add_papers([renamed(i, "quokka matching") for i in range(40, 60)])  # many: built again
+    assert not index._tokens
+    check("many")
+    assert index.warm()
+    check("warm again")
+
+
+def test_texts_stay_in_memory_when_no_file_can_be_written(monkeypatch):
+    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
+
+    class Full(io.BytesIO):
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    def unwritable():
+        raise PermissionError(13, "Permission denied")
+
+    for spill in (Full, unwritable):
+        lib = make_library(PAPERS, ANNOTATIONS)
+        index = SearchIndex(lib, spill=spill)
+        assert index.warm()
+        for text in ("diffusion", '"flow matching"', "author:zoe", "Theta", "title:rocktaschel"):
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
 
 
 def test_count_status(mode):
