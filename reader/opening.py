@@ -6,15 +6,18 @@ import dataclasses
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reader import paths
 from reader.core.library import Library
 from reader.core.models import Paper
-from reader.store.backups import Backups
 from reader.store.files import ANNOTATIONS_FILE, LibraryFolder
 from reader.store.migrations import migrate
 from reader.store.recovery import recover
 from reader.store.storage import StorageError
+
+if TYPE_CHECKING:
+    from reader.store.backups import Backups
 
 
 @dataclass

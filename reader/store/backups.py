@@ -8,11 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock
-
 from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR
 from reader.store.journal import Journal, fold
-from reader.store.locking import make_lock, run_locked
+from reader.store.locking import LibraryLock, make_lock, run_locked
 from reader.store.storage import (
     DamagedFileError,
     StorageError,
@@ -62,7 +60,7 @@ class Backups:
         folder: Path,
         *,
         keep: int = BACKUP_KEEP,
-        lock: FileLock | None = None,
+        lock: LibraryLock | None = None,
         clock: Callable[[], dt.datetime] | None = None,
         fold: Callable[[], object] | None = None,
     ) -> None:

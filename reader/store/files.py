@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from filelock import FileLock, Timeout
 from tinydb import TinyDB
 from tinydb.table import Table
 
@@ -17,7 +16,7 @@ from reader.core.models import Annotation, Paper
 from reader.store import journal, snapshot
 from reader.store.catalogue import annotation_from, read_catalogue
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, replayed
-from reader.store.locking import LOCK_FILE, make_lock, run_locked
+from reader.store.locking import LOCK_FILE, LibraryLock, Timeout, make_lock, run_locked
 from reader.store.migrations import SCHEMA_VERSION
 from reader.store.storage import (
     AtomicJSONStorage,
@@ -99,7 +98,7 @@ class LibraryFolder:
         return self._journal.path
 
     @property
-    def lock(self) -> FileLock:
+    def lock(self) -> LibraryLock:
         return self._lock
 
     @property
