@@ -67,3 +67,17 @@ class ReadingBrowser(SafeBrowser):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         self._fit()
+
+    def set_page(self, html: str) -> None:
+        """setHtml, without the vertical scroll bar going and coming back between two
+        long pages (setHtml empties the document first): that hides and shows a
+        widget and repaints the window under it, on every paper selected."""
+        bar = Qt.ScrollBarPolicy
+        if not self.verticalScrollBar().isVisible() or self.verticalScrollBarPolicy() != bar.ScrollBarAsNeeded:
+            self.setHtml(html)
+            return
+        self.setVerticalScrollBarPolicy(bar.ScrollBarAlwaysOn)
+        try:
+            self.setHtml(html)
+        finally:
+            self.setVerticalScrollBarPolicy(bar.ScrollBarAsNeeded)  # a short page: the bar goes now

@@ -227,7 +227,7 @@ class ReaderPane(QStackedWidget):
         changed = paper.id != self._paper_id
         self._paper_id = paper.id
         if changed or paper != before:  # another paper, or this one re-imported
-            self.browser.setHtml(paper_html(paper))
+            self.browser.set_page(paper_html(paper))
         if changed:
             self.note_editor.set_paper(paper.id, annotation.note)
         else:

@@ -104,3 +104,34 @@ def test_an_edited_paper_is_rendered_from_its_new_text():
     edited = dataclasses.replace(paper, abstract="A new abstract.")
     assert "new abstract" in paper_html(edited) and "old abstract" not in paper_html(edited)
     assert "Old title" in paper_html(dataclasses.replace(paper))  # an equal paper: the same page
+
+
+def test_the_scroll_bar_stays_between_two_long_abstracts_and_goes_for_a_short_one(qtbot):
+    from PySide6.QtCore import QEvent, QObject
+
+    browser = ReadingBrowser(720)
+    qtbot.addWidget(browser)
+    browser.resize(700, 300)
+    browser.show()
+    qtbot.waitExposed(browser)
+    bar = browser.verticalScrollBar()
+    browser.set_page("<p>long</p>" * 80)
+    qtbot.waitUntil(bar.isVisible)
+
+    class Hides(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt override)
+            self.count += event.type() == QEvent.Type.Hide
+            return False
+
+    hides = Hides()
+    bar.installEventFilter(hides)
+    bar.setValue(bar.maximum())
+    browser.set_page("<p>another long one</p>" * 90)
+    assert hides.count == 0 and bar.isVisible() and bar.maximum() > 0
+    assert bar.value() == 0  # a new page opens at its top
+    assert "another long one" in browser.toPlainText()
+    browser.set_page("<p>short</p>")
+    assert not bar.isVisible() and browser.toPlainText() == "short"
+    bar.removeEventFilter(hides)
