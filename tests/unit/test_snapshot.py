@@ -111,3 +111,15 @@ def test_an_unwritable_cache_folder_only_costs_speed(tmp_path, small_min, monkey
     made = make_library(tmp_path / "lib", 30)
     assert LibraryFolder(tmp_path / "lib").load_papers() == made
     assert snapshot.load(tmp_path / "lib" / "papers.json") is None
+
+
+def test_a_papers_json_too_small_for_a_snapshot_is_not_even_looked_up(tmp_path, monkeypatch):
+    make_library(tmp_path / "lib", 3)
+    path = tmp_path / "lib" / "papers.json"
+    looked: list[Path] = []
+    monkeypatch.setattr(snapshot, "snapshot_path", lambda p, folder=None: looked.append(p) or p)
+    size = path.stat().st_size
+    monkeypatch.setattr(snapshot, "MIN_PAPERS", size // snapshot.PAPER_MIN_BYTES + 1)
+    assert snapshot.load(path) is None and looked == []  # cannot hold MIN_PAPERS papers
+    monkeypatch.setattr(snapshot, "MIN_PAPERS", size // snapshot.PAPER_MIN_BYTES)
+    assert snapshot.load(path) is None and looked == [path]
