@@ -48,13 +48,15 @@ def sample_papers() -> list[Paper]:
 FREEZE_MIN_PAPERS = 20_000
 
 
-def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
+def open_library(folder: Path, *, seed: bool = True, defer_snapshot: bool = False) -> OpenedLibrary:
     """Open (creating if needed) the library in `folder`. A damaged file is moved
     aside and replaced by the newest good backup; an empty library is seeded with
     the bundled sample; the schema is brought up to date (backup first). Raises
     StorageError with a one-line reason only if the folder cannot be used at all.
 
-    Each file is parsed once: recovery's check keeps what it read for loading."""
+    Each file is parsed once: recovery's check keeps what it read for loading.
+    With `defer_snapshot` the snapshot of a big catalogue read from papers.json is
+    not written here but left to folder.snapshot_steps() (see LibraryFolder)."""
     if folder.exists() and not folder.is_dir():
         raise StorageError(f"{folder}: not a folder")
     # Loading makes hundreds of thousands of objects, none of them garbage: the
@@ -62,7 +64,7 @@ def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        opened = _open(folder, seed)
+        opened = _open(folder, seed, defer_snapshot)
         if len(opened.library) >= FREEZE_MIN_PAPERS:
             gc.freeze()  # long-lived: kept out of every later scan (the window does it too)
     finally:
@@ -71,8 +73,8 @@ def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
     return opened
 
 
-def _open(folder: Path, seed: bool) -> OpenedLibrary:
-    store = LibraryFolder(folder)
+def _open(folder: Path, seed: bool, defer_snapshot: bool) -> OpenedLibrary:
+    store = LibraryFolder(folder, defer_snapshot=defer_snapshot)
     messages = recover(store)
     notices = []
     read_only = store.read_only()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from reader.core.models import Annotation, Paper
+from reader.store import snapshot
 from reader.store.storage import load_document
 
 
@@ -36,6 +38,80 @@ def read_catalogue(path: Path) -> dict[str, Paper | None]:
             gc.enable()
     papers: dict[str, Paper | None] = data.get("papers", {})
     return papers
+
+
+class Catalogue:
+    """papers.json read once (from its snapshot when it has a good one) and kept
+    until taken: recovery's check, is_empty() and loading parse the file once. A
+    big catalogue read from papers.json leaves its snapshot to write, for next time."""
+
+    def __init__(self, path: Path, *, defer_snapshot: bool = False) -> None:
+        self.path = path
+        #: leave writing the snapshot to snapshot_steps() instead of take()
+        self.defer_snapshot = defer_snapshot
+        self._papers: dict[str, Paper | None] | None = None
+        #: papers.json's signature when it was read, if its snapshot should be written
+        self._snapshot_due: snapshot.Signature | None = None
+        #: the snapshot left for snapshot_steps(): papers.json's signature, its papers
+        self._snapshot_left: tuple[snapshot.Signature, list[Paper]] | None = None
+
+    def read(self) -> dict[str, Paper | None]:
+        """The papers by id (None for a document that is not one), kept until taken."""
+        if self._papers is None:
+            self._snapshot_due = None
+            fast = snapshot.load(self.path)
+            if fast is not None:
+                self._papers = dict(fast)
+                return self._papers
+            try:
+                before = snapshot.signature(os.stat(self.path))
+            except OSError:
+                before = None
+            self._papers = read_catalogue(self.path)
+            papers = self._papers
+            if before is not None and len(papers) >= snapshot.MIN_PAPERS and None not in papers.values():
+                self._snapshot_due = before  # written if papers.json is still the file read
+        return self._papers
+
+    def drop(self) -> None:
+        """Forget what was read: the next read() goes to the file."""
+        self._papers = None
+
+    def take(self, problems: list[str]) -> list[Paper]:
+        """The papers that could be read, handed over (not kept twice in memory);
+        the others are told in `problems`."""
+        papers = self.read()
+        self._papers = None
+        bad = [pid for pid, paper in papers.items() if paper is None] if None in papers.values() else []
+        if bad:
+            problems.append(f"{self.path}: skipped {len(bad)} papers that could not be read.")
+            return [paper for paper in papers.values() if paper is not None]
+        loaded: list[Paper] = list(papers.values())  # type: ignore[arg-type]
+        if self._snapshot_due is not None:  # read from papers.json: next time, from a snapshot
+            if self.defer_snapshot:
+                self._snapshot_left = (self._snapshot_due, loaded)
+            else:
+                snapshot.save(self.path, self._snapshot_due, loaded)
+            self._snapshot_due = None
+        return loaded
+
+    def snapshot_steps(self) -> Iterator[None] | None:
+        """Writing the snapshot take() left (with defer_snapshot), a few ms per step;
+        None if there is none to write."""
+        if self._snapshot_left is None:
+            return None
+        made_from, papers = self._snapshot_left
+        self._snapshot_left = None
+        return snapshot.writing(self.path, made_from, papers)
+
+    def snapshot_left(self) -> bool:
+        return self._snapshot_left is not None
+
+    def replaced(self) -> None:
+        """papers.json is being rewritten: what was read, its snapshot, are outdated."""
+        self._papers = None
+        self._snapshot_left = None
+        snapshot.forget(self.path)
 
 
 _LIST_FIELDS = ("tags", "highlights")

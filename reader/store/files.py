@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -13,8 +12,8 @@ from tinydb import TinyDB
 from tinydb.table import Table
 
 from reader.core.models import Annotation, Paper
-from reader.store import journal, snapshot
-from reader.store.catalogue import annotation_from, read_catalogue
+from reader.store import journal
+from reader.store.catalogue import Catalogue, annotation_from
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, replayed
 from reader.store.locking import LOCK_FILE, LibraryLock, Timeout, make_lock, run_locked
 from reader.store.migrations import SCHEMA_VERSION
@@ -60,7 +59,7 @@ class LibraryFolder:
     Annotation saves are lines appended to annotations.journal (see journal.py),
     folded into annotations.json now and then."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, defer_snapshot: bool = False) -> None:
         self.folder = folder
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -75,10 +74,10 @@ class LibraryFolder:
         self.unreadable: set[str] = set()
         #: problems met while loading (records that could not be read), for the user
         self.problems: list[str] = []
-        #: papers.json read at start, until load_papers() hands it over
-        self._catalogue: dict[str, Paper | None] | None = None
-        #: papers.json's signature when it was read, if its snapshot should be written
-        self._snapshot_due: snapshot.Signature | None = None
+        #: papers.json read at start, until load_papers() hands it over; with
+        #: defer_snapshot, the snapshot of a big one is left to snapshot_steps() (the
+        #: window writes it after its first paint) instead of written by load_papers()
+        self._catalogue = Catalogue(folder / PAPERS_FILE, defer_snapshot=defer_snapshot)
         #: annotations.journal: the saves not yet folded into annotations.json
         self._journal = Journal(folder)
         #: annotations.json as last loaded (or since rewritten by us alone)
@@ -142,44 +141,21 @@ class LibraryFolder:
     def is_empty(self) -> bool:
         if PAPERS_FILE in self.unreadable:
             return False
-        return not self._read_catalogue()
+        return not self._catalogue.read()
 
     def load_papers(self) -> list[Paper]:
         if PAPERS_FILE in self.unreadable:
             return []
-        papers = self._read_catalogue()
-        self._catalogue = None  # the Library keeps them; not twice in memory
-        bad = [pid for pid, paper in papers.items() if paper is None] if None in papers.values() else []
-        if bad:
-            self.problems.append(f"{self.papers_path}: skipped {len(bad)} papers that could not be read.")
-            return [paper for paper in papers.values() if paper is not None]
-        loaded: list[Paper] = list(papers.values())  # type: ignore[arg-type]
-        if self._snapshot_due is not None:  # read from papers.json: next time, from a snapshot
-            snapshot.save(self.papers_path, self._snapshot_due, loaded)
-            self._snapshot_due = None
-        return loaded
+        return self._catalogue.take(self.problems)
 
-    def _read_catalogue(self) -> dict[str, Paper | None]:
-        """papers.json as Papers, kept until load_papers() takes them: recovery's
-        check, is_empty() and loading parse the file once (see read_catalogue)."""
-        if self._catalogue is None:
-            self._snapshot_due = None
-            fast = snapshot.load(self.papers_path)
-            if fast is not None:
-                self._catalogue = dict(fast)
-                return self._catalogue
-            try:
-                before = snapshot.signature(os.stat(self.papers_path))
-            except OSError:
-                before = None
-            self._catalogue = read_catalogue(self.papers_path)
-            if (
-                before is not None
-                and len(self._catalogue) >= snapshot.MIN_PAPERS
-                and None not in self._catalogue.values()
-            ):
-                self._snapshot_due = before  # written by load_papers() if papers.json is unchanged
-        return self._catalogue
+    def snapshot_steps(self) -> Iterator[None] | None:
+        """Writing the catalogue's snapshot that loading left (with defer_snapshot), a
+        few ms per step; None if there is none to write."""
+        return self._catalogue.snapshot_steps()
+
+    def snapshot_left(self) -> bool:
+        """Whether loading left a snapshot for snapshot_steps() to write."""
+        return self._catalogue.snapshot_left()
 
     def load_annotations(self) -> dict[str, Annotation]:
         """annotations.json with the journal's saves applied."""
@@ -269,7 +245,6 @@ class LibraryFolder:
         ):
             self.backups.take("before-import")
         table = self._papers_db.table("papers")
-        self._catalogue = None
 
         def mutate(docs: dict[str, dict[str, Any]]) -> None:
             for paper in papers:
@@ -278,7 +253,7 @@ class LibraryFolder:
                 docs[paper.id] = data
 
         self.locked(lambda: table._update_table(mutate))
-        snapshot.forget(self.papers_path)  # made from the file before; next open writes one
+        self._catalogue.replaced()  # and its snapshot: the next open writes one
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 
@@ -340,8 +315,8 @@ class LibraryFolder:
         checking a file at start costs no second parse."""
         try:
             if name == PAPERS_FILE:
-                self._catalogue = None
-                self._read_catalogue()
+                self._catalogue.drop()
+                self._catalogue.read()
             else:
                 self._ann_db.storage.read()
         except StorageError as exc:
@@ -350,7 +325,7 @@ class LibraryFolder:
 
     def forget_cached(self) -> None:
         """Drop what was read, so the next read goes to disk (files moved or restored)."""
-        self._catalogue = None
+        self._catalogue.drop()
         self._journal = Journal(self.folder)
         for db in (self._papers_db, self._ann_db):
             db.storage.close()

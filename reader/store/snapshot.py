@@ -17,8 +17,9 @@ import os
 import struct
 import sys
 import tempfile
+import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -33,7 +34,10 @@ MIN_PAPERS = 20_000
 #: MIN_PAPERS of them has no snapshot, so not even the cache folder is looked up
 #: (platformdirs costs ~5 ms of a start-up of the sample)
 PAPER_MIN_BYTES = 5
-CHUNK_PAPERS = 5_000
+#: papers per chunk, and per step of writing(): ~5 ms each
+CHUNK_PAPERS = 1_000
+#: a temp file of a snapshot untouched this long was left by a crash
+STALE_TEMP_S = 600
 _MAGIC = b"PRCAT001"
 # magic, python major and minor, papers.json's size, mtime_ns, ctime_ns, inode, device; papers
 _HEADER = struct.Struct("<8sBBQqqQQQ")
@@ -101,39 +105,76 @@ def _read_chunk(file: BinaryIO) -> list[tuple[Any, ...]] | None:
     return rows
 
 
-def save(papers_path: Path, made_from: Signature, papers: Sequence[Paper], folder: Path | None = None) -> bool:
+def save(
+    papers_path: Path, made_from: Signature, papers: Sequence[Paper], folder: Path | None = None
+) -> bool:
     """Write the snapshot of `papers`, read from papers.json when it had signature
     `made_from`. False (nothing written) if papers.json has changed since, or the
     cache folder cannot be written: a missing snapshot only costs speed."""
+    steps = writing(papers_path, made_from, papers, folder)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return bool(done.value)
+
+
+def writing(
+    papers_path: Path, made_from: Signature, papers: Sequence[Paper], folder: Path | None = None
+) -> Generator[None, None, bool]:
+    """save() a chunk of CHUNK_PAPERS papers per step (a few ms each), for idle time:
+    the window writes it after its first paint. Returns what save() does. Until the
+    last step nothing is in place; closing the generator early removes what it wrote.
+
+    The header holds `made_from`, the signature of the papers.json the papers were
+    read from, so a snapshot finished after papers.json changed is never used."""
     try:
         if signature(os.stat(papers_path)) != made_from:
             return False
         path = snapshot_path(papers_path, folder)
         path.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temp_files(path)
         head = _HEADER.pack(_MAGIC, *sys.version_info[:2], *made_from, len(papers))
         # written a chunk at a time (not joined: 150 MB at 100k papers), then renamed
         # into place; a cache needs no fsync, a torn one fails its checksums
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + path.name + ".", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(head)
-                for piece in _chunks(papers):
-                    file.write(piece)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        return True
     except (OSError, ValueError):
         return False
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(head)
+            for start in range(0, len(papers), CHUNK_PAPERS):
+                rows = [paper_row(p) for p in papers[start : start + CHUNK_PAPERS]]
+                payload = marshal.dumps(rows)
+                file.write(_CHUNK.pack(len(payload), zlib.crc32(payload)))
+                file.write(payload)
+                yield
+        # papers.json changed while we wrote: the header would keep it from being
+        # used, but it would still push out a snapshot that may be good
+        if signature(os.stat(papers_path)) != made_from:
+            os.unlink(tmp)
+            return False
+        os.replace(tmp, path)
+        return True
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    except BaseException:  # GeneratorExit (closed early) included
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
-def _chunks(papers: Sequence[Paper]) -> Iterator[bytes]:
-    for start in range(0, len(papers), CHUNK_PAPERS):
-        payload = marshal.dumps([paper_row(p) for p in papers[start : start + CHUNK_PAPERS]])
-        yield _CHUNK.pack(len(payload), zlib.crc32(payload))
-        yield payload
+def _remove_stale_temp_files(path: Path) -> None:
+    """What a crash in the middle of writing the snapshot at `path` left behind. A
+    writer that is still alive touches its file every few ms (and if its file is
+    removed anyway, its rename fails: no snapshot, no harm)."""
+    old = time.time() - STALE_TEMP_S
+    for leftover in path.parent.glob(TEMP_PREFIX + path.name + ".*"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime < old:
+                leftover.unlink()
 
 
 def forget(papers_path: Path, folder: Path | None = None) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
@@ -14,8 +14,8 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QWidget
 
 from reader import __version__
-from reader.core.index import SearchIndex
 from reader.core import tex
+from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
 from reader.store.spill import search_texts_file
@@ -50,6 +50,14 @@ class App:
     opened: OpenedLibrary
     settings: WindowSettings
     poll: QTimer
+    #: the catalogue's snapshot being written while idle (see _later_steps)
+    snapshot: IdleSteps | None = None
+
+    def snapshot_pending(self) -> bool:
+        """Whether the catalogue's snapshot is still to be written (after the first paint)."""
+        if self.snapshot is not None:
+            return not self.snapshot.done
+        return self.opened.folder.snapshot_left()
 
     def save_state(self) -> None:
         w = self.window
@@ -77,7 +85,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     small steps right after the first paint, or at once on the user's first input."""
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication), "build() needs a QApplication"
-    opened = open_library(folder)
+    # a big catalogue read from papers.json has its snapshot written after the first paint
+    opened = open_library(folder, defer_snapshot=True)
     library = opened.library
     store = WindowSettings(settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat))
     state = store.load()
@@ -149,6 +158,43 @@ def _later_steps(app: App, index: SearchIndex) -> Iterator[None]:
     notes.note_html("*Markdown* is ready")
     yield
     tex.load_parser()
+    yield
+    # the next open of a big catalogue reads its snapshot, not papers.json: written a
+    # chunk per event-loop turn (~5 ms), dropped if the window closes first
+    steps = app.opened.folder.snapshot_steps()
+    if steps is not None:
+        app.snapshot = IdleSteps(window, steps)
+        window.closing.connect(app.snapshot.stop)
+
+
+class IdleSteps(QObject):
+    """Runs `steps` (a generator) one step per event-loop turn until it is done or
+    stop() closes it."""
+
+    def __init__(self, parent: QObject, steps: Generator[None, None, object]) -> None:
+        super().__init__(parent)
+        self._steps: Generator[None, None, object] | None = steps
+        self._timer = QTimer(self, interval=0)
+        self._timer.timeout.connect(self._next)
+        self._timer.start()
+
+    @property
+    def done(self) -> bool:
+        return self._steps is None
+
+    def _next(self) -> None:
+        if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
+            self._finish()
+
+    def stop(self) -> None:
+        """Stop here (the generator is closed: it cleans up after itself)."""
+        if self._steps is not None:
+            self._steps.close()
+            self._finish()
+
+    def _finish(self) -> None:
+        self._steps = None
+        self._timer.stop()
 
 
 class NeighbourPrefetch(QObject):

@@ -159,3 +159,44 @@ def test_markdown_and_the_tex_parser_load_while_idle(qtbot, tmp_path, monkeypatc
     app.window.show()
     qtbot.waitUntil(lambda: loaded == ["tex"])
     assert "reader.render.notes" in sys.modules
+
+
+def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path, monkeypatch):
+    from reader.store import snapshot
+
+    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)  # the sample's 19 papers count as big
+    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 4)
+    _build(qtbot, tmp_path).window.close()  # the first start seeds the library
+    app = _build(qtbot, tmp_path)  # read from papers.json
+    papers_json = tmp_path / "library" / "papers.json"
+    assert app.snapshot_pending() and snapshot.load(papers_json) is None  # not before the paint
+    app.window.show()
+    qtbot.waitUntil(lambda: not app.snapshot_pending())
+    fast = snapshot.load(papers_json)
+    assert fast is not None and sorted(fast) == sorted(app.controller.library.paper_ids())
+
+
+def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
+    from reader.store import snapshot
+    from reader.ui.app import IdleSteps
+
+    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
+    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 4)
+    real_next, ran = IdleSteps._next, []
+
+    def one_step_only(self) -> None:
+        if not ran:
+            ran.append(True)
+            real_next(self)
+
+    monkeypatch.setattr(IdleSteps, "_next", one_step_only)
+    _build(qtbot, tmp_path).window.close()
+    app = _build(qtbot, tmp_path)
+    papers_json = tmp_path / "library" / "papers.json"
+    target = snapshot.snapshot_path(papers_json)
+    app.window.show()
+    qtbot.waitUntil(lambda: bool(ran))
+    assert len(list(target.parent.glob(f".tmp-{target.name}.*"))) == 1  # half written
+    app.window.close()
+    assert not app.snapshot_pending()
+    assert list(target.parent.glob(f".tmp-{target.name}.*")) == [] and not target.exists()

@@ -113,6 +113,109 @@ def test_an_unwritable_cache_folder_only_costs_speed(tmp_path, small_min, monkey
     assert snapshot.load(tmp_path / "lib" / "papers.json") is None
 
 
+def _run(steps) -> None:
+    assert steps is not None
+    for _ in steps:
+        pass
+
+
+def temp_files(path: Path) -> list[Path]:
+    return sorted(snapshot.snapshot_path(path).parent.glob(".tmp-*"))
+
+
+def test_a_deferred_snapshot_is_written_by_its_steps_only(tmp_path, small_min):
+    made = make_library(tmp_path / "lib", 30)
+    path = tmp_path / "lib" / "papers.json"
+    store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)
+    assert store.load_papers() == made
+    assert store.snapshot_left() and snapshot.load(path) is None  # nothing written yet
+    steps = store.snapshot_steps()
+    assert store.snapshot_steps() is None and not store.snapshot_left()  # handed out once
+    next(steps)
+    assert snapshot.load(path) is None  # half written: not in place
+    _run(steps)
+    fast = snapshot.load(path)
+    assert fast is not None and list(fast.values()) == made
+    assert temp_files(path) == []
+
+
+def test_small_or_snapshot_read_catalogues_leave_nothing_to_write(tmp_path, small_min):
+    make_library(tmp_path / "small", 5)
+    store = LibraryFolder(tmp_path / "small", defer_snapshot=True)
+    store.load_papers()
+    assert store.snapshot_steps() is None
+    make_library(tmp_path / "lib", 30)
+    LibraryFolder(tmp_path / "lib").load_papers()  # writes it at once
+    store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)
+    store.load_papers()  # from the snapshot
+    assert store.snapshot_steps() is None
+
+
+@pytest.mark.parametrize("when", ["before", "during"])
+def test_a_papers_json_changed_before_the_deferred_write_ends_gets_no_snapshot(tmp_path, small_min, when):
+    make_library(tmp_path / "lib", 30)
+    path = tmp_path / "lib" / "papers.json"
+    store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)
+    store.load_papers()
+    steps = store.snapshot_steps()
+    if when == "during":
+        next(steps)
+    LibraryFolder(tmp_path / "lib").add_papers([Paper("new", "A new paper")])  # another process
+    _run(steps)
+    assert snapshot.load(path) is None and not snapshot.snapshot_path(path).exists()
+    assert temp_files(path) == []
+    assert Paper("new", "A new paper") in LibraryFolder(tmp_path / "lib").load_papers()
+
+
+def test_a_snapshot_whose_papers_json_changed_mid_write_is_never_used(tmp_path, small_min):
+    # the last check passed, then papers.json changed: the header still names the file read
+    make_library(tmp_path / "lib", 30)
+    path = tmp_path / "lib" / "papers.json"
+    store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)
+    store.load_papers()
+    _run(store.snapshot_steps())
+    LibraryFolder(tmp_path / "lib").add_papers([Paper("new", "A new paper")])
+    assert snapshot.load(path) is None
+
+
+def test_stopping_the_write_early_leaves_nothing_behind(tmp_path, small_min):
+    make_library(tmp_path / "lib", 30)
+    path = tmp_path / "lib" / "papers.json"
+    store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)
+    store.load_papers()
+    steps = store.snapshot_steps()
+    next(steps)
+    assert len(temp_files(path)) == 1
+    steps.close()  # the window closed first
+    assert temp_files(path) == [] and not snapshot.snapshot_path(path).exists()
+
+
+def test_an_import_drops_the_snapshot_left_to_write(tmp_path, small_min):
+    make_library(tmp_path / "lib", 30)
+    store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)
+    store.load_papers()
+    store.add_papers([Paper("new", "A new paper")])
+    assert store.snapshot_steps() is None
+
+
+def test_what_a_crashed_write_left_is_removed_once_old(tmp_path, small_min):
+    made = make_library(tmp_path / "lib", 30)
+    path = tmp_path / "lib" / "papers.json"
+    folder = snapshot.snapshot_path(path).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    old = folder / f".tmp-{snapshot.snapshot_path(path).name}.crashed"
+    live = folder / f".tmp-{snapshot.snapshot_path(path).name}.writing"
+    other = folder / ".tmp-another-library.bin.crashed"
+    for leftover in (old, live, other):
+        leftover.write_bytes(b"half a snapshot")
+    long_ago = os.stat(old).st_mtime - snapshot.STALE_TEMP_S - 60
+    os.utime(old, (long_ago, long_ago))
+    os.utime(other, (long_ago, long_ago))
+    assert LibraryFolder(tmp_path / "lib").load_papers() == made
+    assert not old.exists() and live.exists() and other.exists()
+    assert list(snapshot.load(path).values()) == made
+
+
 def test_a_papers_json_too_small_for_a_snapshot_is_not_even_looked_up(tmp_path, monkeypatch):
     make_library(tmp_path / "lib", 3)
     path = tmp_path / "lib" / "papers.json"
