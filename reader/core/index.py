@@ -18,6 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 from reader.core import record_texts
+from reader.core.index_saving import SavedIndexes, Saving
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.orders import Orders
@@ -49,11 +50,13 @@ class SearchIndex:
     update(). Call warm() in idle time until it returns True: search is exact either
     way, and fast for any term once warm."""
 
-    def __init__(self, library: Library, spill: Spill | None = None) -> None:
+    def __init__(self, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None) -> None:
         """`spill` makes the file the keyed texts are written to (unnamed, in a
-        cache folder); without one, they are kept in memory."""
+        cache folder); without one, they are kept in memory. `saved` keeps built
+        indexes of big catalogues for the next time the same papers are opened."""
         self._lib = library
         self._spill = spill
+        self._saved = saved
         self._texts = CatalogueTexts([])
         self.rebuild()
 
@@ -69,7 +72,9 @@ class SearchIndex:
         self._rid = dict(zip(self._ids, range(n)))
         self._papers = papers
         self._texts.close()
-        self._texts = CatalogueTexts(papers, self._spill if n >= TOKEN_INDEX_MIN else None)
+        big = n >= TOKEN_INDEX_MIN
+        self._texts = CatalogueTexts(papers, self._spill if big else None)
+        self._saving = Saving(self._saved, papers) if big and self._saved is not None else None
         self._alive = (1 << n) - 1
         self._status = bytearray(n)
         self._notes: dict[int, bytes] = {}  # what the user wrote, keyed, for records with any
@@ -100,6 +105,7 @@ class SearchIndex:
         """Take in edits of these papers (annotations, catalogue, new papers)."""
         changed: list[int] = []
         rewritten: list[int] = []  # the records whose catalogue text changed
+        n_before = len(self._ids)
         for pid in paper_ids:
             r = self._rid.get(pid)
             if pid not in self._lib:
@@ -120,12 +126,16 @@ class SearchIndex:
                 rewritten.append(r)
             elif self._papers[r] is not paper:
                 before, self._papers[r] = self._papers[r], paper
+                if self._saving is not None:  # what the digest read may be gone
+                    self._saving.edited = True
                 if self._texts.changed(r, before):
                     rewritten.append(r)
             self._annotate(r, paper, self._lib.annotation(pid))
             changed.append(r)
         if not changed:
             return
+        if len(self._ids) > n_before and self._saving is not None:
+            self._saving.edited = True
         n = len(self._ids)
         if len(rewritten) > record_texts.TEXT_CHUNK:  # many (an import): made again later
             self._texts.forget_from(min(rewritten))
@@ -148,7 +158,7 @@ class SearchIndex:
         when done."""
         deadline = None if seconds is None else time.perf_counter() + seconds
         texts = self._texts
-        if not texts.build(deadline):
+        if not self._take_up(deadline) or not texts.build(deadline):
             return False
         if len(self._ids) < TOKEN_INDEX_MIN:
             return True
@@ -162,7 +172,22 @@ class SearchIndex:
                 edited = bits_of(texts.log[tokens.mark :], len(self._ids))
                 tokens.covered = self._alive & ((1 << tokens.n) - 1) & ~edited
                 trim_memory()
+        if self._saving is not None:
+            self._saving.save(texts, self._tokens)
         return True
+
+    def _take_up(self, deadline: float | None) -> bool:
+        """Take up the indexes saved for these papers, if any; False while looking."""
+        saving = self._saving
+        if saving is None or saving.looked:
+            return True
+        tokens = saving.take_up(self._texts, deadline)
+        if tokens is not None:
+            covered = self._alive & ((1 << self._texts.built) - 1)
+            for line_tokens in tokens.values():
+                line_tokens.covered = covered
+            self._tokens = tokens
+        return saving.looked
 
     def record(self, paper_id: str) -> SearchRecord:
         return make_record(self._lib.paper(paper_id), self._lib.annotation(paper_id))
@@ -285,6 +310,7 @@ class SearchIndex:
         if b"\n" in term:  # only the whole text of a record has line breaks
             return 0 if line is not None else self._scan_whole(term, cand)
         texts = self._texts
+        self._take_up(None)
         texts.build(None)
         found, rest = 0, cand
         tokens = self._tokens.get(line)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import shutil
 import sys
 import time
 import weakref
@@ -51,6 +52,7 @@ class CatalogueTexts:
         self._papers = papers
         self._spill = spill
         self._file: BinaryIO | None = None
+        self._shared = False  # the file is a saved one: only read
         self._starts: array[int] = array("Q", [0])  # text r is file[starts[r]:starts[r + 1]]
         self._ends: array[int] = array("I")  # where text r's authors and title lines end
         self._changed: dict[int, bytes] = {}  # texts that changed since written
@@ -64,18 +66,58 @@ class CatalogueTexts:
 
     def _open(self) -> BinaryIO:
         if self._file is None:
-            if self._spill is not None:
-                with contextlib.suppress(OSError):
-                    self._file = self._spill()
-                    weakref.finalize(self, self._file.close)  # closed (and gone) with us
-            if self._file is None:
-                self._file = io.BytesIO()
+            self._file = self._new_file()
         return self._file
+
+    def _new_file(self) -> BinaryIO:
+        if self._spill is not None:
+            with contextlib.suppress(OSError):
+                file = self._spill()
+                weakref.finalize(self, file.close)  # closed (and gone) with us
+                return file
+        return io.BytesIO()
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+    # -- saved texts --------------------------------------------------------------------
+
+    def saved_form(self) -> tuple[BinaryIO, int, bytes, bytes]:
+        """The file the texts are in, their length, where each starts and its lines end."""
+        return self._open(), self._starts[-1], self._starts.tobytes(), self._ends.tobytes()
+
+    def adopt(self, file: BinaryIO, length: int, starts: bytes, ends: bytes) -> None:
+        """Read the texts from `file` (saved_form() of the same papers' texts; only
+        read: copied before anything is written)."""
+        new_starts, new_ends = array("Q"), array("I")
+        new_starts.frombytes(starts)
+        new_ends.frombytes(ends)
+        n = len(self._papers)
+        if len(new_starts) != n + 1 or len(new_ends) != 2 * n or new_starts[-1] != length:
+            raise ValueError("not these papers' texts")
+        self.close()
+        self._file, self._shared = file, True
+        weakref.finalize(self, file.close)
+        self._starts, self._ends, self._changed = new_starts, new_ends, {}
+
+    def _writable(self) -> BinaryIO:
+        """The file, copied first into one of our own if it is a saved one."""
+        file = self._open()
+        if self._shared:
+            own = self._new_file()
+            try:
+                file.seek(0)
+                shutil.copyfileobj(file, own, 1 << 20)
+            except OSError:  # no room in the cache folder: in memory
+                own.close()
+                file.seek(0)
+                own = io.BytesIO(file.read())
+            own.truncate(self._starts[-1])
+            file.close()
+            self._file, self._shared, file = own, False, own
+        return file
 
     # -- building and changes -----------------------------------------------------------
 
@@ -84,7 +126,7 @@ class CatalogueTexts:
         starts, ends, n = self._starts, self._ends, len(self._papers)
         while self.built < n:
             texts = list(map(catalogue_key, self._papers[self.built : self.built + TEXT_CHUNK]))
-            file = self._open()
+            file = self._writable()
             file.seek(starts[-1])
             try:
                 file.write(b"".join(texts))
@@ -118,7 +160,7 @@ class CatalogueTexts:
             self._changed = {r: text for r, text in self._changed.items() if r < first}
             self.log.extend(range(first, len(self._papers)))
             with contextlib.suppress(OSError):
-                self._open().truncate(self._starts[-1])
+                self._writable().truncate(self._starts[-1])
 
     # -- reading ------------------------------------------------------------------------
 

@@ -117,6 +117,30 @@ class TokenIndex:
         self.ready = True
         return True
 
+    def state(self) -> tuple[Any, ...]:
+        """What a built index is, in types marshal writes (for from_state())."""
+        assert self.ready
+        return (self.n, self.frequent, self.frequent_bits, self.blob, self.starts.tobytes(),
+                self.offsets.tobytes(), self.flat.tobytes())
+
+    @classmethod
+    def from_state(cls, state: tuple[Any, ...]) -> TokenIndex:
+        """The built index of a state() (ValueError/TypeError if it is not one)."""
+        n, frequent, frequent_bits, blob, starts, offsets, flat = state
+        if not (isinstance(n, int) and isinstance(blob, bytes) and len(frequent) == len(frequent_bits)
+                and all(type(t) is bytes for t in frequent) and all(type(b) is int for b in frequent_bits)):
+            raise ValueError("not a token index")
+        tokens = cls(n, lambda r: b"")
+        tokens.frequent, tokens.frequent_bits, tokens.blob = list(frequent), list(frequent_bits), blob
+        tokens.starts.frombytes(starts)
+        tokens.offsets.frombytes(offsets)
+        tokens.flat.frombytes(flat)
+        if (len(tokens.starts) != blob.count(b"\n") + 2 - (not blob) or len(tokens.offsets) != len(tokens.starts)
+                or tokens.offsets[-1] != len(tokens.flat)):
+            raise ValueError("not a token index")
+        tokens.done, tokens.ready = n, True
+        return tokens
+
     def match(self, term: bytes, cand: int, scan: Callable[[bytes, int], int]) -> int:
         """The records of `cand` with a token containing `term` (no whitespace in it)."""
         found = 0

@@ -18,6 +18,7 @@ from reader.core import tex
 from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
+from reader.store.search_cache import SearchCache
 from reader.store.spill import search_texts_file
 from reader.store.storage import StorageError
 from reader.ui import resources
@@ -92,7 +93,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     state = store.load()
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
-    index = SearchIndex(library, spill=search_texts_file)
+    index = SearchIndex(library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
     undo_stack = QUndoStack()
     facets = FacetPanel()
     sidebar = Sidebar(library, index, facets)

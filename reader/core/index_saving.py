@@ -1,0 +1,112 @@
+"""A SearchIndex's keyed texts and token indexes, saved and taken up again.
+
+Building them costs ~10 s of idle time at 100k papers; a library opened again
+with the same catalogue takes them from the cache folder instead, in well under a
+second. What they were built from is named by a digest of every paper's searched
+fields (and of what keys them: this program's version, Python's, Unicode's), so a
+saved index is used only for exactly the catalogue it was built from, however
+papers.json came to be as it is."""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sys
+import time
+import unicodedata
+from collections.abc import Sequence
+from typing import Any, BinaryIO, Protocol
+
+from reader import __version__
+from reader.core.models import Paper
+from reader.core.record_texts import CatalogueTexts, Line
+from reader.core.tokens import TokenIndex
+
+#: papers digested per step (~4 ms)
+DIGEST_CHUNK = 1_000
+FORMAT = 1
+
+
+class SavedIndexes(Protocol):
+    """Where saved indexes are kept (reader.store.search_cache.SearchCache)."""
+
+    def load(self, digest: bytes) -> tuple[BinaryIO, Any] | None:
+        """The texts file and state saved under `digest`, or None."""
+
+    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> bool:
+        """Keep the first `length` bytes of `texts` and `state` under `digest`."""
+
+
+class Digest:
+    """The digest of the searched fields of `papers`, made a slice at a time."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = papers
+        self.n = len(papers)
+        self._hash = hashlib.blake2b(digest_size=32)
+        self._hash.update(repr((FORMAT, __version__, sys.version_info[:2], unicodedata.unidata_version,
+                                self.n)).encode())
+        self._done = 0
+        self.value: bytes | None = None
+
+    def step(self, deadline: float | None) -> bool:
+        while self._done < self.n:
+            chunk = self.papers[self._done : self._done + DIGEST_CHUNK]
+            # marshal's version 0 marks no string interned and refers back to none:
+            # the same fields give the same bytes in any process
+            self._hash.update(marshal.dumps([(p.id, p.title, p.authors, p.abstract) for p in chunk], 0))
+            self._done += len(chunk)
+            if deadline is not None and time.perf_counter() > deadline and self._done < self.n:
+                return False
+        self.value = self._hash.digest()
+        return True
+
+
+class Saving:
+    """Takes up the texts and token indexes saved for exactly these papers, or
+    saves them once built. Gives up (for this session) once the catalogue changes
+    before either happened: what was built no longer matches the digest."""
+
+    def __init__(self, store: SavedIndexes, papers: Sequence[Paper]) -> None:
+        self._store = store
+        self._digest = Digest(papers)
+        self.looked = False  # for saved indexes (taken up if there were)
+        self.done = False  # taken up, saved, or given up
+        self.edited = False  # a paper's text changed, or a paper came: the digest is not theirs
+
+    def _unchanged(self, texts: CatalogueTexts) -> bool:
+        return not self.edited and not texts.log and self._digest.n == len(self._digest.papers)
+
+    def take_up(self, texts: CatalogueTexts, deadline: float | None) -> dict[Line, TokenIndex] | None:
+        """Once the digest is made (looked is then True; call again while not):
+        the saved token indexes, `texts` reading the saved texts; None if none are
+        saved for these papers."""
+        if self.looked or not self._digest.step(deadline):
+            return None
+        self.looked = True
+        assert self._digest.value is not None
+        loaded = self._store.load(self._digest.value) if self._unchanged(texts) else None
+        if loaded is None:
+            return None
+        file, state = loaded
+        try:
+            length, starts, ends, lines = state
+            tokens = {line: TokenIndex.from_state(lines[line]) for line in (0, 1, None)}
+            if any(t.n != self._digest.n for t in tokens.values()):
+                raise ValueError("not this catalogue's indexes")
+            texts.adopt(file, length, starts, ends)
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError):
+            file.close()
+            return None
+        self.done = True
+        return tokens
+
+    def save(self, texts: CatalogueTexts, tokens: dict[Line, TokenIndex]) -> None:
+        """Save what was built from these papers (once; nothing if they changed)."""
+        if self.done or self._digest.value is None:
+            return
+        self.done = True
+        if self._unchanged(texts) and texts.built == self._digest.n:
+            file, length, starts, ends = texts.saved_form()
+            state = (length, starts, ends, {line: tokens[line].state() for line in (0, 1, None)})
+            self._store.save(self._digest.value, file, length, state)

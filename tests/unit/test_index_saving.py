@@ -1,0 +1,125 @@
+"""A big catalogue's search index is saved once built and taken up again the next
+time the same papers are opened: never for other papers, never from a damaged copy."""
+
+from __future__ import annotations
+
+import tempfile
+
+import pytest
+
+from reader.core import index as index_module
+from reader.core import index_saving, record_texts
+from reader.core.index import SearchIndex, make_record
+from reader.core.library import Library
+from reader.core.models import Annotation, Paper, Status
+from reader.core.query import parse
+from reader.store.search_cache import SearchCache
+from tests.unit.test_index import MemoryStore
+
+QUERIES = ["diffusion", '"flow matching"', "author:nunez", "title:paper 1", "quokka", "theta -flow",
+           "status:read", "zz"]
+
+
+def papers(count=120, word="diffusion"):
+    return [Paper(f"p{i}", f"Paper {i} on {word if i % 3 else 'flow'}", ("Ana Núñez", f"B{i % 5}"),
+                  f"Abstract {i} of flow matching with $\\Theta({i})$") for i in range(count)]
+
+
+def reference(lib, text):
+    query = parse(text)
+    return [pid for pid in lib.paper_ids() if query.matches(make_record(lib.paper(pid), lib.annotation(pid)))]
+
+
+@pytest.fixture(autouse=True)
+def small_is_big(monkeypatch):
+    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
+
+
+def open_index(lib, cache, steps=None):
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+    if steps is None:
+        assert index.warm()
+    return index
+
+
+def forbid_keying(monkeypatch):
+    def keyed(paper):
+        raise AssertionError("texts were made again")
+
+    monkeypatch.setattr(record_texts, "catalogue_key", keyed)
+
+
+def test_taken_up_by_the_next_open_of_the_same_papers(tmp_path, monkeypatch):
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    open_index(Library(MemoryStore(papers())), cache)
+    assert cache.index_path.exists()
+    lib = Library(MemoryStore(papers(), [Annotation("p4", Status.READ, note="quokka")]))
+    with monkeypatch.context() as patch:
+        forbid_keying(patch)
+        index = open_index(lib, cache)
+        for text in QUERIES:
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    lib.add_papers([Paper("p7", "Quokka flow", ("Zoë",), "new text"), Paper("new", "Theta quokka", (), "")])
+    for text in QUERIES:  # the saved texts are copied before anything is written
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+    assert index.warm()
+
+
+def test_a_search_before_warming_takes_up_the_saved_index_rather_than_build(tmp_path, monkeypatch):
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    open_index(Library(MemoryStore(papers())), cache)
+    lib = Library(MemoryStore(papers()))
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+    forbid_keying(monkeypatch)
+    assert index.filter(parse("diffusion"), lib.paper_ids()) == reference(lib, "diffusion")
+
+
+def test_other_papers_build_their_own(tmp_path, monkeypatch):
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    open_index(Library(MemoryStore(papers())), cache)
+    made = []
+    keyed = record_texts.catalogue_key
+    monkeypatch.setattr(record_texts, "catalogue_key", lambda p: made.append(p) or keyed(p))
+    for changed in (papers(word="quokka"), papers(121), papers()[:-1]):
+        made.clear()
+        lib = Library(MemoryStore(changed))
+        index = open_index(lib, cache)
+        assert len(made) == len(changed)
+        for text in QUERIES:
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+
+
+@pytest.mark.parametrize("damage", ["index byte", "index cut", "texts cut", "texts gone"])
+def test_a_damaged_copy_is_not_used(tmp_path, damage):
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    open_index(Library(MemoryStore(papers())), cache)
+    (texts,) = cache.index_path.parent.glob("*.texts")
+    if damage == "index byte":
+        data = bytearray(cache.index_path.read_bytes())
+        data[-100] ^= 0xFF
+        cache.index_path.write_bytes(bytes(data))
+    elif damage == "index cut":
+        cache.index_path.write_bytes(cache.index_path.read_bytes()[:-10])
+    elif damage == "texts cut":
+        texts.write_bytes(texts.read_bytes()[:-1])
+    else:
+        texts.unlink()
+    lib = Library(MemoryStore(papers()))
+    index = open_index(lib, cache)
+    for text in QUERIES:
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+
+
+def test_papers_changed_while_the_digest_is_made_are_not_taken_up(tmp_path, monkeypatch):
+    monkeypatch.setattr(index_saving, "DIGEST_CHUNK", 10)
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    open_index(Library(MemoryStore(papers())), cache)
+    lib = Library(MemoryStore(papers()))
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    assert not index.warm(0)  # p1 is in the part of the digest already made
+    lib.add_papers([Paper("p1", "Quokka", (), "")])
+    assert index.warm()
+    for text in QUERIES:
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
