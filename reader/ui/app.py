@@ -118,6 +118,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     if not (state.last_paper and sidebar.select_paper(state.last_paper)):
         sidebar.move(0)
     sidebar.view.setFocus()
+    # the first note's preview waits for the first paint (Markdown loads in ~150 ms)
+    preview_held = pane.note_editor.hold_preview()
 
     poll = QTimer(window, interval=OUTSIDE_CHANGES_POLL_MS)
     poll.timeout.connect(lambda: _refresh(controller))
@@ -131,14 +133,17 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.statusBar().showMessage(notice, 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
-    AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, index))
+    AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, index, preview_held))
     NeighbourPrefetch(sidebar, library, pane)
     return app
 
 
-def _later_steps(app: App, index: SearchIndex) -> Iterator[None]:
+def _later_steps(app: App, index: SearchIndex, preview_held: bool = False) -> Iterator[None]:
     """What start-up leaves for after the first paint, one step per event-loop turn."""
     window = app.window
+    if preview_held:
+        window.pane.note_editor.render_preview()
+        yield
     while window.finish_setup_step():
         yield
     app.poll.start()

@@ -154,6 +154,19 @@ class NoteEditor(QWidget):
         else:
             self._render_preview()
 
+    def hold_preview(self) -> bool:
+        """Cancel a preview render waiting for its turn; True if one was. At start-up
+        that turn comes before the window's first paint, and the first note's
+        Markdown would cost it ~150 ms (loading Markdown): the window renders it
+        right after its first paint (render_preview) instead."""
+        waiting = self._preview_timer.isActive()
+        self._preview_timer.stop()
+        return waiting
+
+    def render_preview(self) -> None:
+        """Render the preview of the note shown, now."""
+        self._render_preview()
+
     def _render_preview(self) -> None:
         self._preview_timer.stop()
         text = self.text()

@@ -200,3 +200,17 @@ def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, 
     app.window.close()
     assert not app.snapshot_pending()
     assert list(target.parent.glob(f".tmp-{target.name}.*")) == [] and not target.exists()
+
+
+def test_the_first_papers_note_preview_follows_the_first_paint(qtbot, tmp_path):
+    first = _build(qtbot, tmp_path)
+    pid = first.window.pane.paper_id
+    first.controller.library.set_note(pid, "**Key** idea")
+    first.window.close()
+    app = _build(qtbot, tmp_path)  # opens on that paper, its note in the editor
+    w = app.window
+    assert w.pane.paper_id == pid and w.pane.note_editor.text() == "**Key** idea"
+    qtbot.wait(50)  # the event loop turns: the preview still waits for the paint
+    assert w.pane.note_editor.preview.toPlainText() == ""
+    w.show()
+    qtbot.waitUntil(lambda: "Key idea" in w.pane.note_editor.preview.toPlainText())
