@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import time
 from array import array
 from bisect import bisect_right
@@ -37,14 +38,26 @@ def bits_of(records: Iterable[int], n: int) -> int:
     return pack(mask)
 
 
+_NONZERO = re.compile(rb"[^\x00]")
+_BITS = [tuple(i for i in range(8) if value >> i & 1) for value in range(256)]
+
+
 def rids(bits: int, n: int) -> list[int]:
     """The records of `bits`, in order."""
-    if bits.bit_count() < 32:
+    count = bits.bit_count()
+    if count < 32:
         out = []
         while bits:
             low = bits & -bits
             out.append(low.bit_length() - 1)
             bits ^= low
+        return out
+    if count < n >> 6:  # sparse: only the bytes with a bit set are looked at
+        data = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+        out = []
+        for found in _NONZERO.finditer(data):
+            at = found.start()
+            out += map((at * 8).__add__, _BITS[data[at]])
         return out
     return list(compress(range(n), unpack(bits, n)))
 

@@ -275,6 +275,13 @@ def test_bitsets_round_trip():
             assert pack(unpack(bits, n)) == bits
 
 
+def test_records_of_big_sparse_and_dense_sets():
+    n = 100_000
+    for members in (list(range(5, n, 997)), list(range(0, n, 3)), list(range(64, 104)), [0, 7, 8, 9] + list(
+            range(n - 40, n)), list(range(n - 2000, n, 61))):
+        assert rids(sum(1 << r for r in members), n) == members
+
+
 def test_with_symbols_renders_the_tex_around_each_macro():
     assert with_symbols("plain") == "plain"
     assert with_symbols("a 4.7$\\times$ faster model") == "a 4.7$\\times$ faster model a 4.7× faster"
