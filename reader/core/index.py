@@ -137,7 +137,7 @@ class SearchIndex:
         if len(self._ids) > n_before and self._saving is not None:
             self._saving.edited = True
         n = len(self._ids)
-        if len(rewritten) > record_texts.TEXT_CHUNK:  # many (an import): made again later
+        if len(rewritten) > record_texts.MANY_CHANGED:  # an import: made again later
             self._texts.forget_from(min(rewritten))
             self._tokens = {line: tokens for line, tokens in self._tokens.items() if tokens.ready}
         stale = bits_of(changed, n)

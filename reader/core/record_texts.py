@@ -27,8 +27,10 @@ from reader.core.models import Paper
 from reader.core.search_text import _catalogue, key_bytes
 from reader.core.tokens import bits_of, rids
 
-#: texts made (and written) per step of build()
-TEXT_CHUNK = 500
+#: texts made (and written) per step of build(): ~3 ms, a slice of idle time
+TEXT_CHUNK = 128
+#: more texts changed at once than this (an import): made again from the first
+MANY_CHANGED = 500
 #: records read together when searching (~0.7-1 MB of text)
 READ_RECORDS = 512
 #: below this many candidates among READ_RECORDS records, each is read alone

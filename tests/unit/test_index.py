@@ -178,6 +178,7 @@ def test_new_and_changed_papers_are_seen(mode):
 def test_warming_in_slices_while_papers_change(monkeypatch):
     monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
     monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
+    monkeypatch.setattr(record_texts, "MANY_CHANGED", 7)
     papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", ("Ana Núñez",), f"Abstract {i}")
               for i in range(300)]
     lib = Library(MemoryStore(papers))
@@ -196,7 +197,7 @@ def test_warming_in_slices_while_papers_change(monkeypatch):
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (step, text)
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
-    lib.add_papers([Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)])  # more than TEXT_CHUNK
+    lib.add_papers([Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)])  # more than MANY_CHANGED
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
     assert index.warm()
@@ -209,6 +210,7 @@ def test_catalogue_edits_while_and_after_the_token_indexes_are_built(monkeypatch
     monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
     monkeypatch.setattr(index_module, "UNCOVERED_MAX", 10)
     monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
+    monkeypatch.setattr(record_texts, "MANY_CHANGED", 7)
     papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", (f"Author {i % 7}",),
                     f"Abstract {i} of flow matching") for i in range(100)]
     lib = Library(MemoryStore(papers))
