@@ -6,7 +6,7 @@ import gc
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from reader.core.models import Annotation, Paper
 from reader.store import snapshot
@@ -60,8 +60,8 @@ class Catalogue:
         if self._papers is None:
             self._snapshot_due = None
             fast = snapshot.load(self.path)
-            if fast is not None:
-                self._papers = dict(fast)
+            if fast is not None:  # a fresh dict: kept as it is, not copied (100k entries)
+                self._papers = cast("dict[str, Paper | None]", fast)
                 return self._papers
             try:
                 before = snapshot.signature(os.stat(self.path))
