@@ -172,9 +172,7 @@ class SearchIndex:
                 edited = bits_of(texts.log[tokens.mark :], len(self._ids))
                 tokens.covered = self._alive & ((1 << tokens.n) - 1) & ~edited
                 trim_memory()
-        if self._saving is not None:
-            self._saving.save(texts, self._tokens)
-        return True
+        return self._saving is None or self._saving.save(texts, self._tokens, deadline)
 
     def _take_up(self, deadline: float | None) -> bool:
         """Take up the indexes saved for these papers, if any; False while looking."""

@@ -14,7 +14,7 @@ import marshal
 import sys
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any, BinaryIO, Protocol
 
 from reader import __version__
@@ -33,8 +33,9 @@ class SavedIndexes(Protocol):
     def load(self, digest: bytes) -> tuple[BinaryIO, Any] | None:
         """The texts file and state saved under `digest`, or None."""
 
-    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> bool:
-        """Keep the first `length` bytes of `texts` and `state` under `digest`."""
+    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> Generator[None, None, None]:
+        """Keep the first `length` bytes of `texts` and `state` under `digest`, a few
+        ms of work per step (`texts` may be read elsewhere between steps, not changed)."""
 
 
 class Digest:
@@ -73,6 +74,7 @@ class Saving:
         self.looked = False  # for saved indexes (taken up if there were)
         self.done = False  # taken up, saved, or given up
         self.edited = False  # a paper's text changed, or a paper came: the digest is not theirs
+        self._saving: Generator[None, None, None] | None = None
 
     def _unchanged(self, texts: CatalogueTexts) -> bool:
         return not self.edited and not texts.log and self._digest.n == len(self._digest.papers)
@@ -101,12 +103,25 @@ class Saving:
         self.done = True
         return tokens
 
-    def save(self, texts: CatalogueTexts, tokens: dict[Line, TokenIndex]) -> None:
-        """Save what was built from these papers (once; nothing if they changed)."""
+    def save(self, texts: CatalogueTexts, tokens: dict[Line, TokenIndex], deadline: float | None) -> bool:
+        """Save what was built from these papers, a slice at a time until `deadline`
+        (None: all); True once saved or given up (the papers changed meanwhile)."""
         if self.done or self._digest.value is None:
-            return
-        self.done = True
-        if self._unchanged(texts) and texts.built == self._digest.n:
+            return True
+        if not (self._unchanged(texts) and texts.built == self._digest.n):
+            self._give_up()
+            return True
+        if self._saving is None:
             file, length, starts, ends = texts.saved_form()
             state = (length, starts, ends, {line: tokens[line].state() for line in (0, 1, None)})
-            self._store.save(self._digest.value, file, length, state)
+            self._saving = self._store.save(self._digest.value, file, length, state)
+        for _ in self._saving:
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+        self._saving, self.done = None, True
+        return True
+
+    def _give_up(self) -> None:
+        if self._saving is not None:
+            self._saving.close()  # the half-written files are removed
+        self._saving, self.done = None, True

@@ -14,11 +14,11 @@ import contextlib
 import hashlib
 import marshal
 import os
-import shutil
 import struct
 import sys
 import tempfile
 import zlib
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -65,35 +65,60 @@ class SearchCache:
             return None
         return texts, state
 
-    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> bool:
+    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> Generator[None, None, None]:
+        """Write the texts then the index, COPY_STEP bytes a step; a step may be
+        the last one (closing the generator removes what was half written)."""
         try:
-            payload = marshal.dumps(state)
             self._folder.mkdir(parents=True, exist_ok=True)
-            texts.seek(0)
-            self._write(self._texts_path(digest), lambda out: _copy(texts, out, length))
-            head = _HEADER.pack(_MAGIC, *sys.version_info[:2], digest, len(payload), zlib.crc32(payload))
-            self._write(self.index_path, lambda out: (out.write(head), out.write(payload)))
-        except (OSError, ValueError):
-            return False
+        except OSError:
+            return
+        if not (yield from self._write(self._texts_path(digest), _copied(texts, length))):
+            return
+        payload = marshal.dumps(state)
+        yield
+        head = _HEADER.pack(_MAGIC, *sys.version_info[:2], digest, len(payload), zlib.crc32(payload))
+        if not (yield from self._write(self.index_path, iter((head, payload)))):
+            return
         keep = self._texts_path(digest).name
         for old in self._folder.glob(f"{self._name}-*.texts"):
             if old.name != keep:
                 with contextlib.suppress(OSError):
                     old.unlink()
-        return True
 
-    def _write(self, path: Path, fill: Any) -> None:
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + path.name + ".", dir=path.parent)
+    def _write(self, path: Path, pieces: Iterator[bytes]) -> Generator[None, None, bool]:
+        """Write `pieces` to a new file and rename it to `path`, a step a piece;
+        False if the folder cannot take it (a cache: nothing is said)."""
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + path.name + ".", dir=path.parent)
+        except OSError:
+            return False
+        done = False
         try:
             with os.fdopen(fd, "wb") as out:
-                fill(out)
+                for piece in pieces:
+                    out.write(piece)
+                    yield
             os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+            done = True
+        except OSError:
+            return False
+        finally:
+            if not done:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        return True
 
 
-def _copy(source: BinaryIO, out: BinaryIO, length: int) -> None:
-    shutil.copyfileobj(source, out, 1 << 20)
-    out.truncate(length)
+#: bytes of texts copied a step (~5 ms)
+COPY_STEP = 8 << 20
+
+
+def _copied(texts: BinaryIO, length: int) -> Iterator[bytes]:
+    """The first `length` bytes of `texts`, COPY_STEP at a time (read at their place
+    each time: the file is read elsewhere between steps)."""
+    for start in range(0, length, COPY_STEP):
+        texts.seek(start)
+        piece = texts.read(min(COPY_STEP, length - start))
+        if not piece:
+            raise OSError("the texts file is shorter than it was")
+        yield piece

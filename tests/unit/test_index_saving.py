@@ -13,6 +13,7 @@ from reader.core.index import SearchIndex, make_record
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.query import parse
+from reader.store import search_cache
 from reader.store.search_cache import SearchCache
 from tests.unit.test_index import MemoryStore
 
@@ -123,3 +124,30 @@ def test_papers_changed_while_the_digest_is_made_are_not_taken_up(tmp_path, monk
     assert index.warm()
     for text in QUERIES:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+
+
+def test_an_edit_while_saving_stops_the_save_and_leaves_no_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(search_cache, "COPY_STEP", 256)
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    lib = Library(MemoryStore(papers()))
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    steps = 0
+    while not list((tmp_path / "search").glob(".*")):  # the texts' temporary file
+        assert not index.warm(0)
+        steps += 1
+        assert steps < 10_000
+    assert not index.warm(0)
+    lib.add_papers([Paper("p3", "Quokka", (), "")])
+    assert index.warm()
+    assert list((tmp_path / "search").iterdir()) == []
+    assert index.filter(parse("quokka"), lib.paper_ids()) == ["p3"]
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_only_time(tmp_path):
+    (tmp_path / "search").write_text("a file where the folder would be")
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    lib = Library(MemoryStore(papers()))
+    index = open_index(lib, cache)
+    assert index.filter(parse("diffusion"), lib.paper_ids()) == reference(lib, "diffusion")
+    assert open_index(lib, cache).filter(parse("flow"), lib.paper_ids()) == reference(lib, "flow")
