@@ -133,18 +133,23 @@ class TokenIndex:
     def state(self) -> tuple[Any, ...]:
         """What a built index is, in types marshal writes (for from_state())."""
         assert self.ready
-        return (self.n, self.frequent, self.frequent_bits, self.blob, self.starts.tobytes(),
-                self.offsets.tobytes(), self.flat.tobytes())
+        size = (self.n + 7) // 8  # each frequent token's bitset, as bytes: memory copies to save and load
+        bits = b"".join(b.to_bytes(size, "little") for b in self.frequent_bits)
+        return (self.n, self.frequent, bits, self.blob, self.starts.tobytes(), self.offsets.tobytes(),
+                self.flat.tobytes())
 
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> TokenIndex:
         """The built index of a state() (ValueError/TypeError if it is not one)."""
-        n, frequent, frequent_bits, blob, starts, offsets, flat = state
-        if not (isinstance(n, int) and isinstance(blob, bytes) and len(frequent) == len(frequent_bits)
-                and all(type(t) is bytes for t in frequent) and all(type(b) is int for b in frequent_bits)):
+        n, frequent, bits, blob, starts, offsets, flat = state
+        size = (n + 7) // 8
+        if not (isinstance(n, int) and isinstance(blob, bytes) and isinstance(bits, bytes)
+                and len(bits) == size * len(frequent) and all(type(t) is bytes for t in frequent)):
             raise ValueError("not a token index")
         tokens = cls(n, lambda r: b"")
-        tokens.frequent, tokens.frequent_bits, tokens.blob = list(frequent), list(frequent_bits), blob
+        tokens.frequent, tokens.blob = list(frequent), blob
+        from_bytes = int.from_bytes
+        tokens.frequent_bits = [from_bytes(bits[i : i + size], "little") for i in range(0, len(bits), size)]
         tokens.starts.frombytes(starts)
         tokens.offsets.frombytes(offsets)
         tokens.flat.frombytes(flat)
