@@ -24,7 +24,7 @@ from reader.core.tokens import TokenIndex
 
 #: papers digested per step (~4 ms)
 DIGEST_CHUNK = 1_000
-FORMAT = 1
+FORMAT = 2  # what state() holds: a new one for each change
 
 
 class SavedIndexes(Protocol):
