@@ -11,6 +11,7 @@ wrong with it only costs the time to build the index again."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import marshal
 import os
@@ -35,10 +36,20 @@ class SearchCache:
     (reader.core.index_saving.SavedIndexes)."""
 
     def __init__(self, papers_path: Path, folder: Path | None = None) -> None:
-        name = hashlib.sha256(os.fsencode(os.path.realpath(papers_path))).hexdigest()[:24]
-        self._folder = (folder or cache_dir()) / "search"
-        self._name = name
-        self.index_path = self._folder / f"{name}.index"
+        self._papers_path = papers_path
+        self._given_folder = folder
+
+    @functools.cached_property
+    def _name(self) -> str:  # made on first use: not before a small library's first paint
+        return hashlib.sha256(os.fsencode(os.path.realpath(self._papers_path))).hexdigest()[:24]
+
+    @functools.cached_property
+    def _folder(self) -> Path:
+        return (self._given_folder or cache_dir()) / "search"
+
+    @property
+    def index_path(self) -> Path:
+        return self._folder / f"{self._name}.index"
 
     def _texts_path(self, digest: bytes) -> Path:
         return self._folder / f"{self._name}-{digest.hex()[:32]}.texts"
