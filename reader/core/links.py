@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from reader.core.index import with_symbols
 from reader.core.library import Library
 from reader.core.models import Paper, normalise_title
+from reader.core.search_text import with_symbols
 from reader.core.text import plain, search_key
 
 #: the most titles the completion popup offers

@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from reader.core import index as index_module
 from reader.core import record_texts
-from reader.core.index import SearchIndex, make_record, pack, rids, unpack, with_symbols
+from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.query import parse
+from reader.core.search_text import make_record, with_symbols
+from reader.core.tokens import pack, rids, unpack
 
 
 class MemoryStore:
@@ -260,6 +262,24 @@ def test_texts_stay_in_memory_when_no_file_can_be_written(monkeypatch):
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
 
 
+def test_what_the_user_wrote_is_found_before_any_warming():
+    """Annotations are taken in when first needed (statuses at once): a search, the
+    counts and an edit straight after opening all see them."""
+    for first in ("search", "count", "tally", "edit"):
+        lib = make_library(PAPERS, ANNOTATIONS)
+        index = SearchIndex(lib)
+        lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
+        if first == "count":
+            assert index.count_status(lib.paper_ids(), Status.READ) == 1
+        elif first == "tally":
+            assert index.tally(lib.paper_ids(), "tag") == {"method": 1, "method/distillation": 1, "rl": 1,
+                                                           "skip": 1}
+        elif first == "edit":
+            lib.set_note("flow", "quokka")
+        for text in ("tag:method", "has:note", "key claim", "idea", "status:reading", "quokka"):
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (first, text)
+
+
 def test_count_status(mode):
     lib = make_library(PAPERS, ANNOTATIONS)
     index = make_index(lib)
@@ -380,7 +400,7 @@ TRICKY = "θΘéüßẞİΐǅﬃ×√ℓΣςꭰᏸ한Ωµ\u0301\u0323\u05b0\u059
 @settings(max_examples=500)
 @given(st.text(string.printable + TRICKY, max_size=40) | st.text(max_size=20))
 def test_key_bytes_is_search_key(text):
-    from reader.core.index import key_bytes
+    from reader.core.search_text import key_bytes
     from reader.core.text import search_key
 
     assert key_bytes(text) == search_key(text).encode("utf-8", "surrogatepass")

@@ -9,10 +9,11 @@ import pytest
 
 from reader.core import index as index_module
 from reader.core import index_saving, record_texts
-from reader.core.index import SearchIndex, make_record
+from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.query import parse
+from reader.core.search_text import make_record
 from reader.store import search_cache
 from reader.store.search_cache import SearchCache
 from tests.unit.test_index import MemoryStore

@@ -2,9 +2,9 @@
 
 import pytest
 
-from reader.core.index import make_record
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.query import parse
+from reader.core.search_text import make_record
 
 PAPERS = {
     "kd": (Paper("kd", "DA-KD: Difficulty-Aware Knowledge Distillation", ("Changyi He", "Yoshua Bengio"),
