@@ -24,7 +24,7 @@ from reader.core.models import Annotation, Paper, Status
 from reader.core.orders import Orders
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
-from reader.core.search_text import SearchRecord, _annotation, _has, key_bytes, make_record
+from reader.core.search_text import _annotation, _has, key_bytes
 from reader.core.text import search_key
 from reader.core.tokens import TokenIndex, bits_of, groups, pack, rids
 
@@ -42,9 +42,8 @@ class SearchIndex:
     way, and fast for any term once warm."""
 
     def __init__(self, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None) -> None:
-        """`spill` makes the file the keyed texts are written to (unnamed, in a
-        cache folder); without one, they are kept in memory. `saved` keeps built
-        indexes of big catalogues for the next time the same papers are opened."""
+        """`spill` makes the (unnamed) file keyed texts are written to, else kept in
+        memory; `saved` keeps the built indexes of big catalogues for next time."""
         self._lib = library
         self._spill = spill
         self._saved = saved
@@ -153,8 +152,7 @@ class SearchIndex:
                 del self._tokens[line]  # too much is left to scanning: warm() builds it again
 
     def warm(self, seconds: float | None = None) -> bool:
-        """Build texts and token indexes for up to `seconds` (None: to the end); True
-        when done."""
+        """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
         deadline = None if seconds is None else time.perf_counter() + seconds
         self._settle()
         texts = self._texts
@@ -162,6 +160,11 @@ class SearchIndex:
             return False
         if len(self._ids) < TOKEN_INDEX_MIN:
             return True
+        if not self._tokens and self._saving is not None and deadline:  # built by another process?
+            busy, built = self._saving.elsewhere(texts)
+            if busy or built:
+                self._adopt(built or {})
+                return not busy
         for line in (0, 1, None):  # the small ones first
             if (tokens := self._tokens.get(line)) is None:
                 tokens = self._tokens[line] = TokenIndex(texts.built, texts.part(line, ahead=True), len(texts.log))
@@ -176,19 +179,18 @@ class SearchIndex:
 
     def _take_up(self, deadline: float | None) -> bool:
         """Take up the indexes saved for these papers, if any; False while looking."""
-        saving = self._saving
-        if saving is None or saving.looked:
+        if self._saving is None or self._saving.looked:
             return True
-        tokens = saving.take_up(self._texts, deadline)
-        if tokens is not None:
-            covered = self._alive & ((1 << self._texts.built) - 1)
-            for line_tokens in tokens.values():
-                line_tokens.covered = covered
-            self._tokens = tokens
-        return saving.looked
+        if (tokens := self._saving.take_up(self._texts, deadline)) is not None:
+            self._adopt(tokens)
+        return self._saving.looked
 
-    def record(self, paper_id: str) -> SearchRecord:
-        return make_record(self._lib.paper(paper_id), self._lib.annotation(paper_id))
+    def _adopt(self, tokens: dict[Line, TokenIndex]) -> None:
+        """Take token indexes built from the texts as they are now."""
+        covered = self._alive & ((1 << self._texts.built) - 1)
+        for line_tokens in tokens.values():
+            line_tokens.covered = covered
+        self._tokens = tokens
 
     # -- searching --------------------------------------------------------------
 

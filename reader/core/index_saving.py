@@ -37,6 +37,18 @@ class SavedIndexes(Protocol):
         """Keep the first `length` bytes of `texts` and `state` under `digest`, a few
         ms of work per step (`texts` may be read elsewhere between steps, not changed)."""
 
+    def build_elsewhere(self, digest: bytes, texts: BinaryIO, length: int, starts: bytes,
+                        ends: bytes) -> Builder | None:
+        """Have another process build the token indexes of `texts` and save them
+        under `digest`; None if it cannot be done."""
+
+
+class Builder(Protocol):
+    """A process building token indexes (subprocess.Popen)."""
+
+    def poll(self) -> int | None:
+        """None while it runs, else its exit status (0: saved)."""
+
 
 class Digest:
     """The digest of the searched fields of `papers`, made a slice at a time."""
@@ -75,6 +87,8 @@ class Saving:
         self.done = False  # taken up, saved, or given up
         self.edited = False  # a paper's text changed, or a paper came: the digest is not theirs
         self._saving: Generator[None, None, None] | None = None
+        self._builder: Builder | None = None
+        self._tried = False  # to have the indexes built elsewhere
 
     def _unchanged(self, texts: CatalogueTexts) -> bool:
         return not self.edited and not texts.log and self._digest.n == len(self._digest.papers)
@@ -86,6 +100,10 @@ class Saving:
         if self.looked or not self._digest.step(deadline):
             return None
         self.looked = True
+        assert self._digest.value is not None
+        return self._load(texts)
+
+    def _load(self, texts: CatalogueTexts) -> dict[Line, TokenIndex] | None:
         assert self._digest.value is not None
         loaded = self._store.load(self._digest.value) if self._unchanged(texts) else None
         if loaded is None:
@@ -102,6 +120,26 @@ class Saving:
             return None
         self.done = True
         return tokens
+
+    def elsewhere(self, texts: CatalogueTexts) -> tuple[bool, dict[Line, TokenIndex] | None]:
+        """(busy, token indexes): another process builds and saves the token indexes
+        of these (unchanged) papers' texts, then they are taken up from the save.
+        Neither busy nor indexes: build them here (that cannot be, or it failed)."""
+        if self._builder is None:
+            if self.done or self._tried or self._digest.value is None or not self._unchanged(texts):
+                return False, None
+            self._tried = True
+            file, length, starts, ends = texts.saved_form(lend=True)
+            self._builder = self._store.build_elsewhere(self._digest.value, file, length, starts, ends)
+            if self._builder is None:
+                return False, None
+        status = self._builder.poll()
+        if status is None:
+            return True, None
+        self._builder = None
+        tokens = self._load(texts) if status == 0 else None
+        self.done = tokens is not None
+        return False, tokens
 
     def save(self, texts: CatalogueTexts, tokens: dict[Line, TokenIndex], deadline: float | None) -> bool:
         """Save what was built from these papers, a slice at a time until `deadline`

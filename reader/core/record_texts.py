@@ -54,7 +54,7 @@ class CatalogueTexts:
         self._papers = papers
         self._spill = spill
         self._file: BinaryIO | None = None
-        self._shared = False  # the file is a saved one: only read
+        self._shared = False  # the file is a saved one, or read elsewhere: only read
         self._starts: array[int] = array("Q", [0])  # text r is file[starts[r]:starts[r + 1]]
         self._ends: array[int] = array("I")  # where text r's authors and title lines end
         self._changed: dict[int, bytes] = {}  # texts that changed since written
@@ -86,9 +86,12 @@ class CatalogueTexts:
 
     # -- saved texts --------------------------------------------------------------------
 
-    def saved_form(self) -> tuple[BinaryIO, int, bytes, bytes]:
-        """The file the texts are in, their length, where each starts and its lines end."""
-        return self._open(), self._starts[-1], self._starts.tobytes(), self._ends.tobytes()
+    def saved_form(self, lend: bool = False) -> tuple[BinaryIO, int, bytes, bytes]:
+        """The file the texts are in, their length, where each starts and its lines end.
+        `lend`: the file is read elsewhere from now on: we write to a copy."""
+        file = self._open()
+        self._shared = self._shared or lend
+        return file, self._starts[-1], self._starts.tobytes(), self._ends.tobytes()
 
     def adopt(self, file: BinaryIO, length: int, starts: bytes, ends: bytes) -> None:
         """Read the texts from `file` (saved_form() of the same papers' texts; only

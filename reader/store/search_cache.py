@@ -13,9 +13,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import marshal
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 import zlib
@@ -27,6 +29,8 @@ from reader.store.snapshot import cache_dir
 from reader.store.storage import TEMP_PREFIX
 
 _MAGIC = b"PRIDX001"
+#: the module run to build an index in a process of its own
+BUILDER = "reader.store.index_builder"
 # magic, python major and minor, digest, payload length, payload crc32
 _HEADER = struct.Struct("<8sBB32sQI")
 
@@ -38,6 +42,37 @@ class SearchCache:
     def __init__(self, papers_path: Path, folder: Path | None = None) -> None:
         self._papers_path = papers_path
         self._given_folder = folder
+
+    @classmethod
+    def named(cls, folder: str, name: str) -> SearchCache:
+        """The cache of the library whose cache `folder` and `name` these are (for
+        the builder process)."""
+        cache = cls(Path(folder) / "papers.json")
+        cache.__dict__.update(_folder=Path(folder), _name=name)
+        return cache
+
+    def build_elsewhere(self, digest: bytes, texts: BinaryIO, length: int, starts: bytes,
+                        ends: bytes) -> subprocess.Popen[bytes] | None:
+        """Start a process that builds the token indexes of these texts and saves
+        them here under `digest` (reader.store.index_builder); None where it cannot
+        run (no fork-and-exec with open files to lend: Windows; texts in memory)."""
+        if os.name != "posix":
+            return None
+        try:
+            texts.flush()
+            texts_fd = texts.fileno()
+            self._folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=self._folder) as layout:
+                layout.write(starts + ends)
+                layout.flush()
+                layout.seek(0)
+                args = [str(self._folder), self._name, digest.hex(), str(len(ends) // 8), str(length),
+                        str(texts_fd), str(layout.fileno())]
+                return subprocess.Popen(
+                    [sys.executable, "-m", BUILDER, *args],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(texts_fd, layout.fileno()))
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            return None
 
     @functools.cached_property
     def _name(self) -> str:  # made on first use: not before a small library's first paint

@@ -4,6 +4,7 @@ time the same papers are opened: never for other papers, never from a damaged co
 from __future__ import annotations
 
 import tempfile
+import time
 
 import pytest
 
@@ -127,9 +128,16 @@ def test_papers_changed_while_the_digest_is_made_are_not_taken_up(tmp_path, monk
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
 
 
+class BuiltHere(SearchCache):
+    """A cache that has no builder process (as on Windows)."""
+
+    def build_elsewhere(self, *args):
+        return None
+
+
 def test_an_edit_while_saving_stops_the_save_and_leaves_no_file(tmp_path, monkeypatch):
     monkeypatch.setattr(search_cache, "COPY_STEP", 256)
-    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    cache = BuiltHere(tmp_path / "papers.json", tmp_path)
     lib = Library(MemoryStore(papers()))
     index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
     lib.subscribe(lambda change: index.update(change.paper_ids))
@@ -152,3 +160,46 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_time(tmp_path):
     index = open_index(lib, cache)
     assert index.filter(parse("diffusion"), lib.paper_ids()) == reference(lib, "diffusion")
     assert open_index(lib, cache).filter(parse("flow"), lib.paper_ids()) == reference(lib, "flow")
+
+
+def warm_in_slices(index):
+    for _ in range(3000):
+        if index.warm(0.005):
+            return
+        time.sleep(0.005)
+    raise AssertionError("never warm")
+
+
+def test_a_builder_process_builds_and_saves_what_the_window_takes_up(tmp_path, monkeypatch):
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    lib = Library(MemoryStore(papers(), [Annotation("p4", Status.READ, note="quokka")]))
+    index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    built_here = []
+    monkeypatch.setattr(index_module.TokenIndex, "step", lambda *args: built_here.append(1))
+    warm_in_slices(index)
+    assert not built_here and cache.index_path.exists()
+    for text in QUERIES:
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+    lib.add_papers([Paper("p7", "Quokka flow", ("Zoë",), "new text"), Paper("new", "Theta quokka", (), "")])
+    for text in QUERIES:  # the texts lent to the builder are copied before anything is written
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+
+
+def test_edits_while_the_builder_works_are_searched_right_and_a_failed_builder_is_built_here(tmp_path,
+                                                                                            monkeypatch):
+    for builder in ("edited", "failing"):
+        cache = SearchCache(tmp_path / builder / "papers.json", tmp_path / builder)
+        if builder == "failing":
+            monkeypatch.setattr(search_cache, "BUILDER", "reader.no_such_module")
+        lib = Library(MemoryStore(papers()))
+        index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+        lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
+        while index._saving._builder is None:
+            assert not index.warm(0.005)
+        lib.add_papers([Paper("p2", "Quokka", (), "")])
+        for text in QUERIES:
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (builder, text)
+        warm_in_slices(index)
+        for text in QUERIES:
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (builder, text)
