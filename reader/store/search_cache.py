@@ -71,8 +71,8 @@ class SearchCache:
                 return subprocess.Popen(
                     [sys.executable, "-m", BUILDER, *args],
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(texts_fd, layout.fileno()))
-        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-            return None
+        except (OSError, ValueError, TypeError, AttributeError, io.UnsupportedOperation):
+            return None  # no interpreter to run (sys.executable empty), no file to lend...
 
     @functools.cached_property
     def _name(self) -> str:  # made on first use: not before a small library's first paint
