@@ -81,9 +81,10 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     """Open the library in `folder` and build the window (not shown). Tests pass a
     synchronous TaskRunner.
 
-    Only what the first paint shows is built here; the rest (actions and menu items,
-    triage, highlighting, note links, polling, backups, index warming) follows in
-    small steps right after the first paint, or at once on the user's first input."""
+    Only what the first paint shows is built here; the rest (the window icon, actions
+    and menu items, triage, highlighting, note links, polling, backups, index
+    warming) follows in small steps right after the first paint, or at once on the
+    user's first input."""
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication), "build() needs a QApplication"
     # a big catalogue read from papers.json has its snapshot written after the first paint
@@ -103,7 +104,6 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     transfers = Transfers(library, runner)
     appearance.add_zoomables([pane.browser, pane.note_editor.preview, pane.note_editor.editor])
     window = MainWindow(controller, transfers, appearance, "Paper Reader")
-    window.setWindowIcon(resources.app_icon())
     controller.setParent(window)
 
     appearance.set_zoom(state.zoom)
@@ -141,6 +141,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
 def _later_steps(app: App, index: SearchIndex, preview_held: bool = False) -> Iterator[None]:
     """What start-up leaves for after the first paint, one step per event-loop turn."""
     window = app.window
+    window.setWindowIcon(resources.app_icon())  # the window manager draws it, not our first paint
+    yield
     if preview_held:
         window.pane.note_editor.render_preview()
         yield

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QResizeEvent
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
@@ -38,6 +38,8 @@ class SafeBrowser(QTextBrowser):
     def _on_anchor(self, url: QUrl) -> None:
         scheme = url.scheme().lower()
         if scheme in SAFE_SCHEMES:
+            from PySide6.QtGui import QDesktopServices  # (a click: not for start-up)
+
             QDesktopServices.openUrl(url)
         elif scheme == "paper":
             self.paper_link_activated.emit(url.path())

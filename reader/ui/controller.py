@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -10,15 +10,14 @@ from PySide6.QtGui import QUndoStack
 from reader.core.index import SearchIndex
 from reader.core.library import Change, Library
 from reader.core.models import Status
-from reader.ui.commands import (
-    AddTagsCommand,
-    LibraryCommand,
-    RemoveTagsCommand,
-    SetNoteCommand,
-    SetStatusCommand,
-)
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
+
+if TYPE_CHECKING:
+    from reader.ui.commands import LibraryCommand
+
+# reader.ui.commands (the QUndoCommand classes) is imported by the first edit, or
+# while idle after the first paint (reader.ui.highlights): not for the first paint
 
 
 #: how often edits kept in memory after a failed save are retried
@@ -132,21 +131,29 @@ class PaperController(QObject):
     def set_status(self, status: Status, ids: Sequence[str] | None = None) -> None:
         ids = [i for i in (ids if ids is not None else self.target_ids()) if i]
         if ids:
+            from reader.ui.commands import SetStatusCommand
+
             self.push(SetStatusCommand(self.library, ids, status))
 
     def add_tags(self, tags: Sequence[str], ids: Sequence[str] | None = None) -> None:
         ids = [i for i in (ids if ids is not None else self.target_ids()) if i]
         if ids and tags:
+            from reader.ui.commands import AddTagsCommand
+
             self.push(AddTagsCommand(self.library, ids, tags))
 
     def remove_tags(self, tags: Sequence[str], ids: Sequence[str] | None = None) -> None:
         ids = [i for i in (ids if ids is not None else self.target_ids()) if i]
         if ids and tags:
+            from reader.ui.commands import RemoveTagsCommand
+
             self.push(RemoveTagsCommand(self.library, ids, tags))
 
     def commit_note(self, paper_id: str, old: str, new: str) -> None:
         if paper_id not in self.library:
             return
+        from reader.ui.commands import SetNoteCommand
+
         command = SetNoteCommand(self.library, paper_id, old, new)
 
         def failed(message: str, kept: bool) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-from PySide6.QtGui import QIcon
+from typing import TYPE_CHECKING
 
 from reader.paths import package_folder
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QIcon
 
 APP_ICON = "icons/paper-reader.svg"
 THEME = "themes/app.qss"
@@ -17,6 +19,10 @@ def resource_path(name: str) -> Path:
 
 
 def app_icon() -> QIcon:
+    """The window icon. Set after the first paint: its SVG loads Qt's SVG icon engine
+    and QtSvg (two shared libraries), and the QIcon class's Python type."""
+    from PySide6.QtGui import QIcon
+
     return QIcon(str(resource_path(APP_ICON)))
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLineEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QToolButton, QWidget
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QCompleter
 
 
 class TagEditor(QWidget):
@@ -38,11 +41,6 @@ class TagEditor(QWidget):
         self.entry.setMinimumWidth(120)
         self.entry.installEventFilter(self)
         self._completion_model = QStringListModel(self)
-        completer = QCompleter(self._completion_model, self)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-        self.entry.setCompleter(completer)
         self.entry.returnPressed.connect(self._on_return)
         self._layout.addWidget(self.entry, 1)
 
@@ -80,11 +78,25 @@ class TagEditor(QWidget):
             chip.setStyleSheet(f"QToolButton#tagChip {{ border-color: {colour}; border-width: 2px; }}"
                                if colour else "")
 
+    def completer(self) -> QCompleter:
+        """The entry's completer, made when first needed: on the entry's first focus
+        (nobody types in it before), not for the first paint."""
+        completer = self.entry.completer()
+        if completer is None:
+            from PySide6.QtWidgets import QCompleter
+
+            completer = QCompleter(self._completion_model, self)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+            self.entry.setCompleter(completer)
+        return completer
+
     def set_known_tags(self, tags: Sequence[str]) -> None:
         self._completion_model.setStringList(sorted(tags, key=str.casefold))
 
     def _on_return(self) -> None:
-        popup = self.entry.completer().popup()
+        popup = self.completer().popup()
         if popup.isVisible():
             popup.hide()
         tags = [t.strip() for t in self.entry.text().split(",") if t.strip()]
@@ -93,6 +105,8 @@ class TagEditor(QWidget):
             self.tags_added.emit(tags)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.FocusIn and watched is self.entry:
+            self.completer()
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key = event.key()
             if watched is self.entry and key == Qt.Key.Key_Backspace and not self.entry.text():

@@ -54,6 +54,35 @@ def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
     qtbot.waitUntil(app.poll.isActive)
 
 
+def test_the_window_icon_is_set_right_after_the_first_paint(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    assert w.windowIcon().isNull()  # its SVG engine loads after the first paint
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: not w.setup_pending())
+    assert not w.windowIcon().isNull()
+    assert w.windowIcon().availableSizes() or not w.windowIcon().pixmap(32, 32).isNull()
+
+
+def test_the_tag_entry_completes_once_clicked_into(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.show()
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    other = w.sidebar.model.id_at(3)
+    app.controller.library.add_tags([other], ["reinforcement-learning"])
+    entry = w.pane.tag_editor.entry
+    assert entry.completer() is None  # made on the entry's first focus, not for the first paint
+    qtbot.mouseClick(entry, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(entry.hasFocus)
+    qtbot.keyClicks(entry, "reinf")
+    popup = entry.completer().popup()
+    qtbot.waitUntil(popup.isVisible)
+    assert popup.model().data(popup.model().index(0, 0)) == "reinforcement-learning"
+
+
 def test_a_window_never_painted_gets_the_rest_anyway(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
     qtbot.waitUntil(lambda: not app.window.setup_pending(), timeout=10_000)
@@ -214,3 +243,4 @@ def test_the_first_papers_note_preview_follows_the_first_paint(qtbot, tmp_path):
     assert w.pane.note_editor.preview.toPlainText() == ""
     w.show()
     qtbot.waitUntil(lambda: "Key idea" in w.pane.note_editor.preview.toPlainText())
+
