@@ -59,12 +59,14 @@ class MainWindow(QMainWindow):
         self.pane: ReaderPane = controller.pane
         self.setWindowTitle(title)
 
-        right = QWidget(self)
+        # the reader pane's column is made in the splitter: moved in later, it would be
+        # restyled with all its children (the app has a style sheet) a second time
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        right = QWidget(self.splitter)
         self._right_layout = QVBoxLayout(right)
         self._right_layout.setContentsMargins(0, 0, 0, 0)
         self._right_layout.setSpacing(0)
         self._right_layout.addWidget(self.pane, 1)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.sidebar.facets)
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(right)

@@ -60,13 +60,16 @@ class NoteEditor(QWidget):
         super().__init__(parent)
         self._paper_id = ""
         self._saved = ""
-        self.editor = NoteTextEdit(self)
+        # made inside the splitter that holds them (moved in later, each would be
+        # restyled with all its children: the app has a style sheet)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.editor = NoteTextEdit(splitter)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setPlaceholderText("Your notes in Markdown: **bold**, lists, tables, $math$…")
         self.editor.setAccessibleName("Note editor")
         self.editor.setTabChangesFocus(True)
         self.editor.installEventFilter(self)
-        self.preview = SafeBrowser(self)
+        self.preview = SafeBrowser(splitter)
         self.preview.setAccessibleName("Note preview")
         self.preview.setPlaceholderText("The rendered note appears here.")
         self.preview.document().setDefaultStyleSheet(PREVIEW_CSS)
@@ -74,7 +77,6 @@ class NoteEditor(QWidget):
         label.setObjectName("sectionLabel")
         label.setBuddy(self.editor)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.editor)
         splitter.addWidget(self.preview)
         splitter.setChildrenCollapsible(False)

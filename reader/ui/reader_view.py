@@ -113,8 +113,11 @@ class ReaderPane(QStackedWidget):
         self.setAccessibleName("Reader")
         self._empty: QTextBrowser | None = None
         self._highlight_panel: HighlightPanel | None = None
+        # every widget is made inside the one that holds it: one moved in later is
+        # restyled with all its children (the app has a style sheet), a cost of start-up
         page = QWidget(self)
-        self.browser = ReadingBrowser(READING_MEASURE_PX, page)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, page)
+        self.browser = ReadingBrowser(READING_MEASURE_PX, self.splitter)
         self.browser.setObjectName("abstract")
         self.browser.setAccessibleName("Abstract")
         self.browser.document().setDocumentMargin(18)
@@ -126,12 +129,13 @@ class ReaderPane(QStackedWidget):
         self._paper: Paper | None = None
         self._search_marks: list[QTextEdit.ExtraSelection] = []
 
+        lower = QWidget(self.splitter)
         self.status_buttons = QButtonGroup(page)
         self.status_buttons.setExclusive(True)
         status_row = QHBoxLayout()
         status_row.setSpacing(2)
         for key, status in enumerate(Status, start=1):
-            button = QToolButton(page)
+            button = QToolButton(lower)
             button.setText(STATUS_LABELS[status])
             button.setCheckable(True)
             button.setToolTip(f"Mark {status.value} ({key})")
@@ -140,29 +144,28 @@ class ReaderPane(QStackedWidget):
             self.status_buttons.addButton(button, key)
             status_row.addWidget(button)
         self.status_buttons.idClicked.connect(lambda key: self.status_chosen.emit(list(Status)[key - 1]))
-        self.tag_editor = TagEditor(page)
+        self.tag_editor = TagEditor(lower)
         self.tag_editor.tags_added.connect(self.tags_added)
         self.tag_editor.tag_removed.connect(self.tag_removed)
         status_row.addSpacing(12)
-        status_row.addWidget(QLabel("Tags:", page))
+        status_row.addWidget(QLabel("Tags:", lower))
         status_row.addWidget(self.tag_editor, 1)
 
-        self.backlinks = QLabel(page)
+        self.backlinks = QLabel(lower)
         self.backlinks.setObjectName("backlinks")
         self.backlinks.setTextFormat(Qt.TextFormat.RichText)
         self.backlinks.setOpenExternalLinks(False)
         self.backlinks.setWordWrap(True)
         self.backlinks.setAccessibleName("Notes linking here")
         self.backlinks.hide()
-        self.note_editor = NoteEditor(page)
-        lower = QWidget(page)
+        self.note_editor = NoteEditor(lower)
+        self._lower = lower
         self._lower_layout = QVBoxLayout(lower)
         self._lower_layout.setContentsMargins(8, 4, 8, 8)
         self._lower_layout.addLayout(status_row)
         self._lower_layout.addWidget(self.backlinks)
         self._lower_layout.addWidget(self.note_editor, 1)
 
-        self.splitter = QSplitter(Qt.Orientation.Vertical, page)
         self.splitter.addWidget(self.browser)
         self.splitter.addWidget(lower)
         self.splitter.setStretchFactor(0, 3)
@@ -196,7 +199,7 @@ class ReaderPane(QStackedWidget):
         if self._highlight_panel is None:
             from reader.ui.highlight_list import HighlightPalette, HighlightPanel
 
-            self._highlight_panel = HighlightPanel(HighlightPalette(parent=self), self._page)
+            self._highlight_panel = HighlightPanel(HighlightPalette(parent=self), self._lower)
             self._highlight_panel.highlight_chosen.connect(self.show_highlight)
             self._lower_layout.addWidget(self._highlight_panel)
         return self._highlight_panel
