@@ -3,6 +3,8 @@ or at once on the user's first input, and nothing is lost by quitting early."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -244,3 +246,24 @@ def test_the_first_papers_note_preview_follows_the_first_paint(qtbot, tmp_path):
     w.show()
     qtbot.waitUntil(lambda: "Key idea" in w.pane.note_editor.preview.toPlainText())
 
+
+IMPORT_ORDER = """
+import sys
+order = []
+class Record:
+    def find_spec(self, name, path=None, target=None):
+        order.append(name)
+sys.meta_path.insert(0, Record())
+import reader.ui.app
+print("\\n".join(order))
+"""
+
+
+def test_the_window_imports_its_modules_without_qt_before_pyside():
+    # PySide6's import hook reads the source of every module imported after it
+    done = subprocess.run([sys.executable, "-c", IMPORT_ORDER], capture_output=True, text=True,
+                          check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    order = done.stdout.split()
+    after_qt = order[order.index("PySide6.QtCore"):]
+    late = [m for m in after_qt if m.startswith("reader.") and not m.startswith("reader.ui")]
+    assert late == [], "import these in reader/ui/__init__.py"
