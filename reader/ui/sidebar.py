@@ -139,9 +139,10 @@ class Sidebar(QWidget):
         self.model.highlight_terms = text_query.terms
         self.model.set_ids(ids)
         self.select_ids(selected, current)
-        if ids and current and not self.view.currentIndex().isValid():
-            # the paper shown left the list: a new search shows its best match; an edit
-            # (marked read under status:unread) shows the paper that took its place
+        if ids and (current or self.typing) and not self.view.currentIndex().isValid():
+            # the paper shown left the list (or none was: the last search matched
+            # nothing): a new search shows its best match; an edit (marked read under
+            # status:unread) shows the paper that took its place
             row = 0 if self.typing else min(old_row, len(ids) - 1)
             self.view.setCurrentIndex(self.model.index(row))
         self.update_counts(ids)

@@ -359,6 +359,19 @@ def test_when_the_paper_shown_is_filtered_out_the_best_match_is_shown(qtbot, app
     qtbot.waitUntil(lambda: w.pane.paper_id == top)
 
 
+def test_a_search_that_matches_after_one_that_matched_nothing_shows_its_best_match(qtbot, app):
+    w = app.window
+    qtbot.keyClicks(w.sidebar.search, "xylophonequokka")
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 0)
+    assert w.sidebar.current_id() == ""
+    w.sidebar.search.clear()
+    qtbot.keyClicks(w.sidebar.search, "distillation")
+    qtbot.waitUntil(lambda: 0 < w.sidebar.model.rowCount() < 19)
+    top = w.sidebar.model.id_at(0)
+    assert w.sidebar.current_id() == top
+    qtbot.waitUntil(lambda: w.pane.paper_id == top)
+
+
 def test_a_paper_that_leaves_a_filtered_list_gives_its_place_to_the_next(qtbot, app):
     w = app.window
     qtbot.keyClicks(w.sidebar.search, "status:unread")
