@@ -219,10 +219,6 @@ def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
             qapp.processEvents()
         out["index_warm_ms"] = round((time.perf_counter() - start) * 1000)
         out["rss_warm_mb"], out["rss_warm_now_mb"] = _rss_mb(), _rss_now_mb()
-        # the token indexes of a big catalogue are built by a process of its own
-        import resource
-
-        out["rss_builder_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
     out["keystrokes"] = _keystrokes(qapp, app.window.sidebar)
     out["selections"] = _selections(qapp, app)
     out["rss_end_mb"] = _rss_mb()
@@ -372,7 +368,6 @@ def main(argv: list[str] | None = None) -> None:
         "rss_warm_mb": used.get("rss_warm_mb"),
         "rss_warm_now_mb": used.get("rss_warm_now_mb"),
         "rss_end_mb": used.get("rss_end_mb"),
-        "rss_builder_mb": used.get("rss_builder_mb"),
         "keystroke_ms_before_warm": summary(cold_typing["keystrokes"]),
         "load_average": round(os.getloadavg()[0], 2),
     }
