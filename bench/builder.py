@@ -26,7 +26,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--workdir", type=Path, required=True)
     args = ap.parse_args()
-    index = sorted((args.workdir / "cache" / "search").glob("*.index"))[0]
+    index = min((args.workdir / "cache" / "search").glob("*.index"))
     (texts,) = index.parent.glob(index.stem + "-*.texts")
     data = index.read_bytes()
     digest = HEADER.unpack(data[: HEADER.size])[3]
