@@ -9,7 +9,6 @@ papers.json came to be as it is."""
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import sys
 import time
@@ -56,6 +55,8 @@ class Digest:
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.papers = papers
         self.n = len(papers)
+        import hashlib  # not before the first paint: OpenSSL takes ~3 ms to load
+
         self._hash = hashlib.blake2b(digest_size=32)
         self._hash.update(repr((FORMAT, __version__, sys.version_info[:2], unicodedata.unidata_version,
                                 self.n)).encode())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import operator
 import re
 import unicodedata
@@ -306,6 +305,8 @@ def normalise_title(title: str) -> str:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # not before the first paint: OpenSSL takes ~3 ms to load
+
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
 
 

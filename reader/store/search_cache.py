@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import io
 import marshal
 import os
@@ -76,6 +75,8 @@ class SearchCache:
 
     @functools.cached_property
     def _name(self) -> str:  # made on first use: not before a small library's first paint
+        import hashlib  # not before the first paint: OpenSSL takes ~3 ms to load
+
         return hashlib.sha256(os.fsencode(os.path.realpath(self._papers_path))).hexdigest()[:24]
 
     @functools.cached_property

@@ -11,7 +11,6 @@ cache folder, not in the library folder (a shared folder never feeds us one)."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 import struct
@@ -57,6 +56,8 @@ def cache_dir() -> Path:
 
 def snapshot_path(papers_path: Path, folder: Path | None = None) -> Path:
     """Where the snapshot of the catalogue at `papers_path` is kept."""
+    import hashlib  # not before a small library's first paint: OpenSSL takes ~3 ms to load
+
     name = hashlib.sha256(os.fsencode(os.path.realpath(papers_path))).hexdigest()[:24]
     return (folder or cache_dir()) / "catalogues" / f"{name}.bin"
 
