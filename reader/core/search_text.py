@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reader.core.models import Annotation, Paper
@@ -92,6 +93,47 @@ def key_bytes(text: str) -> bytes:
             return search_key(text).encode("utf-8", "surrogatepass")
         data = data.replace(char.encode("utf-8", "surrogatepass"), out)
     return data
+
+
+# -- where a search's words are in a shown text --------------------------------------
+
+
+def _symbol_forms(term: str) -> list[str]:
+    """The symbols a search word names as a TeX macro: "theta" or "\\Theta" also
+    marks the θ or Θ the reader pane shows for `$\\Theta$`, which the word finds."""
+    name = term.removeprefix("\\")
+    if not (name.isascii() and name.isalpha()) or len(name) < 2:
+        return []
+    forms = {_macro_text(name), _macro_text(name.lower()), _macro_text(name.capitalize())}
+    return [symbol for form in forms for symbol in form.split()]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _shown_key(char: str) -> str:
+    return search_key(char)
+
+
+def mark_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the search words `terms` (and the symbols of TeX macro names among them)
+    occur in `text`, as (start, end) indexes: case and accents ignored, as search
+    ignores them ("rocktaschel" marks "Rocktäschel")."""
+    if text.isascii():
+        keyed, where = text.lower(), list(range(len(text)))
+    else:
+        keys = list(map(_shown_key, text))
+        keyed = "".join(keys)
+        where = [i for i, key in enumerate(keys) for _ in key]
+    spans = set()
+    for term in terms:
+        for form in (term, *_symbol_forms(term)):
+            key = search_key(form)
+            if not key.strip():
+                continue
+            at = keyed.find(key)
+            while at >= 0:
+                spans.add((where[at], where[at + len(key) - 1] + 1))
+                at = keyed.find(key, at + len(key))
+    return sorted(spans)
 
 
 def _line(text: str) -> str:

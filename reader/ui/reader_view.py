@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
@@ -244,19 +245,22 @@ class ReaderPane(QStackedWidget):
         """Mark where the search's words occur in the title and abstract."""
         marks = []
         if terms:  # (the text classes load with the first search, not at start-up)
-            from PySide6.QtGui import QColor, QTextCharFormat
+            from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+
+            from reader.core.search_text import mark_spans
 
             doc = self.browser.document()
             fmt = QTextCharFormat()
             fmt.setBackground(QColor(255, 214, 10, 140))
-        for term in terms:
-            cursor = doc.find(term)
-            while not cursor.isNull():
+            text = doc.toRawText()  # a character a position, as cursors count them (UTF-16)
+            position = _utf16_positions(text)
+            for start, end in mark_spans(text, terms):
                 mark = QTextEdit.ExtraSelection()
-                mark.cursor = cursor
+                mark.cursor = QTextCursor(doc)
+                mark.cursor.setPosition(position(start))
+                mark.cursor.setPosition(position(end), QTextCursor.MoveMode.KeepAnchor)
                 mark.format = fmt
                 marks.append(mark)
-                cursor = doc.find(term, cursor)
         self._search_marks = marks
         self.refresh_marks()
 
@@ -326,3 +330,12 @@ class ReaderPane(QStackedWidget):
         if annotation.highlights or self._highlight_panel is not None:
             text = self.browser.toPlainText() if annotation.highlights else ""
             self.highlight_panel.set_highlights(annotation.highlights, text)
+
+
+def _utf16_positions(text: str) -> Callable[[int], int]:
+    """Index in `text` -> position in Qt's UTF-16 text (characters past U+FFFF, like
+    the math letters 𝒳, take two)."""
+    if text.isascii() or max(text) <= "\uffff":
+        return int
+    units = list(accumulate((1 + (c > "\uffff") for c in text), initial=0))
+    return units.__getitem__

@@ -1,5 +1,7 @@
 """The window driven as a user drives it: clicks, keys, typing."""
 
+import unicodedata
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
@@ -296,6 +298,46 @@ def test_search_matches_marked_in_pane(qtbot, app):
     w.sidebar.search.clear()
     qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 19)
     qtbot.waitUntil(lambda: w.pane.browser.extraSelections() == [])
+
+
+def test_a_tex_symbol_found_by_its_name_is_marked_in_the_pane(qtbot, app):
+    """"theta" finds the paper whose abstract has $\\Theta(...)$: the pane marks the Θ
+    it shows, where the word itself is not."""
+    w = app.window
+    qtbot.keyClicks(w.sidebar.search, "theta")
+    qtbot.waitUntil(lambda: w.sidebar.model.rowCount() == 1)
+    w.sidebar.select_paper(w.sidebar.model.id_at(0))
+    qtbot.waitUntil(lambda: w.pane.browser.extraSelections() != [])
+    assert [m.cursor.selectedText() for m in w.pane.browser.extraSelections()] == ["Θ"]
+
+
+def test_search_marks_in_the_pane_ignore_accents_as_search_does(qtbot, app):
+    w = app.window
+    lib = app.controller.library
+    pid, author = next((p.id, a) for p in lib.papers() for a in p.authors if not a.isascii())
+    plain = unicodedata.normalize("NFKD", author)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    word = next(part for part, shown in zip(plain.split(), author.split()) if part != shown)
+    qtbot.keyClicks(w.sidebar.search, word.lower())
+    qtbot.waitUntil(lambda: pid in w.sidebar.model.ids())
+    w.sidebar.select_paper(pid)
+    qtbot.waitUntil(lambda: w.pane.browser.extraSelections() != [])
+    marked = [m.cursor.selectedText() for m in w.pane.browser.extraSelections()]
+    assert any(not text.isascii() and text.casefold() in author.casefold() for text in marked), marked
+
+
+def test_marks_after_characters_past_ffff_fall_on_the_word(qtbot, app):
+    from reader.core.models import Paper
+
+    w = app.window
+    lib = app.controller.library
+    lib.add_papers([Paper("math", "Learning on 𝒳 and 𝒴 spaces", ("Ana Núñez",),
+                          "Over $\\mathcal{X}$ we show 𝒳-quokkas beat 𝔼 quokkas.", "ICML", 2025)])
+    qtbot.keyClicks(w.sidebar.search, "quokkas")
+    qtbot.waitUntil(lambda: w.sidebar.model.ids() == ["math"])
+    w.sidebar.select_paper("math")
+    qtbot.waitUntil(lambda: w.pane.browser.extraSelections() != [])
+    assert [m.cursor.selectedText() for m in w.pane.browser.extraSelections()] == ["quokkas", "quokkas"]
 
 
 def test_while_typing_the_pane_follows_the_list_once_typing_pauses(qtbot, app):
