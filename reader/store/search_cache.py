@@ -24,8 +24,8 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from reader.store.cachefile import library_name, write_in_steps
 from reader.store.snapshot import cache_dir
-from reader.store.storage import TEMP_PREFIX
 
 _MAGIC = b"PRIDX001"
 #: the module run to build an index in a process of its own
@@ -75,9 +75,7 @@ class SearchCache:
 
     @functools.cached_property
     def _name(self) -> str:  # made on first use: not before a small library's first paint
-        import hashlib  # not before the first paint: OpenSSL takes ~3 ms to load
-
-        return hashlib.sha256(os.fsencode(os.path.realpath(self._papers_path))).hexdigest()[:24]
+        return library_name(self._papers_path)
 
     @functools.cached_property
     def _folder(self) -> Path:
@@ -119,41 +117,18 @@ class SearchCache:
             self._folder.mkdir(parents=True, exist_ok=True)
         except OSError:
             return
-        if not (yield from self._write(self._texts_path(digest), _copied(texts, length))):
+        if not (yield from write_in_steps(self._texts_path(digest), _copied(texts, length))):
             return
         payload = marshal.dumps(state)
         yield
         head = _HEADER.pack(_MAGIC, *sys.version_info[:2], digest, len(payload), zlib.crc32(payload))
-        if not (yield from self._write(self.index_path, iter((head, payload)))):
+        if not (yield from write_in_steps(self.index_path, (head, payload))):
             return
         keep = self._texts_path(digest).name
         for old in self._folder.glob(f"{self._name}-*.texts"):
             if old.name != keep:
                 with contextlib.suppress(OSError):
                     old.unlink()
-
-    def _write(self, path: Path, pieces: Iterator[bytes]) -> Generator[None, None, bool]:
-        """Write `pieces` to a new file and rename it to `path`, a step a piece;
-        False if the folder cannot take it (a cache: nothing is said)."""
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + path.name + ".", dir=path.parent)
-        except OSError:
-            return False
-        done = False
-        try:
-            with os.fdopen(fd, "wb") as out:
-                for piece in pieces:
-                    out.write(piece)
-                    yield
-            os.replace(tmp, path)
-            done = True
-        except OSError:
-            return False
-        finally:
-            if not done:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-        return True
 
 
 #: bytes of texts copied a step (~5 ms)

@@ -15,16 +15,14 @@ import marshal
 import os
 import struct
 import sys
-import tempfile
-import time
 import zlib
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from reader.core.models import Paper, paper_from_row, paper_row
-from reader.store.storage import TEMP_PREFIX
+from reader.store.cachefile import STALE_TEMP_S, library_name, write_in_steps  # noqa: F401 (STALE_TEMP_S: tests)
 
 ENV_VAR = "READER_CACHE_DIR"
 #: catalogues smaller than this open fast enough from papers.json
@@ -35,8 +33,6 @@ MIN_PAPERS = 20_000
 PAPER_MIN_BYTES = 5
 #: papers per chunk, and per step of writing(): ~5 ms each
 CHUNK_PAPERS = 1_000
-#: a temp file of a snapshot untouched this long was left by a crash
-STALE_TEMP_S = 600
 _MAGIC = b"PRCAT001"
 # magic, python major and minor, papers.json's size, mtime_ns, ctime_ns, inode, device; papers
 _HEADER = struct.Struct("<8sBBQqqQQQ")
@@ -56,10 +52,7 @@ def cache_dir() -> Path:
 
 def snapshot_path(papers_path: Path, folder: Path | None = None) -> Path:
     """Where the snapshot of the catalogue at `papers_path` is kept."""
-    import hashlib  # not before a small library's first paint: OpenSSL takes ~3 ms to load
-
-    name = hashlib.sha256(os.fsencode(os.path.realpath(papers_path))).hexdigest()[:24]
-    return (folder or cache_dir()) / "catalogues" / f"{name}.bin"
+    return (folder or cache_dir()) / "catalogues" / f"{library_name(papers_path)}.bin"
 
 
 def signature(st: os.stat_result) -> Signature:
@@ -129,53 +122,30 @@ def writing(
 
     The header holds `made_from`, the signature of the papers.json the papers were
     read from, so a snapshot finished after papers.json changed is never used."""
+
+    def unchanged() -> bool:
+        return signature(os.stat(papers_path)) == made_from
+
     try:
-        if signature(os.stat(papers_path)) != made_from:
+        if not unchanged():
             return False
         path = snapshot_path(papers_path, folder)
         path.parent.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temp_files(path)
-        head = _HEADER.pack(_MAGIC, *sys.version_info[:2], *made_from, len(papers))
-        # written a chunk at a time (not joined: 150 MB at 100k papers), then renamed
-        # into place; a cache needs no fsync, a torn one fails its checksums
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + path.name + ".", dir=path.parent)
     except (OSError, ValueError):
         return False
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(head)
-            for start in range(0, len(papers), CHUNK_PAPERS):
-                rows = [paper_row(p) for p in papers[start : start + CHUNK_PAPERS]]
-                payload = marshal.dumps(rows)
-                file.write(_CHUNK.pack(len(payload), zlib.crc32(payload)))
-                file.write(payload)
-                yield
-        # papers.json changed while we wrote: the header would keep it from being
-        # used, but it would still push out a snapshot that may be good
-        if signature(os.stat(papers_path)) != made_from:
-            os.unlink(tmp)
-            return False
-        os.replace(tmp, path)
-        return True
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        return False
-    except BaseException:  # GeneratorExit (closed early) included
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    head = _HEADER.pack(_MAGIC, *sys.version_info[:2], *made_from, len(papers))
+    # papers.json changed while we wrote: the header would keep the snapshot from
+    # being used, but it would still push out one that may be good
+    return (yield from write_in_steps(path, _pieces(head, papers), still_wanted=unchanged))
 
 
-def _remove_stale_temp_files(path: Path) -> None:
-    """What a crash in the middle of writing the snapshot at `path` left behind. A
-    writer that is still alive touches its file every few ms (and if its file is
-    removed anyway, its rename fails: no snapshot, no harm)."""
-    old = time.time() - STALE_TEMP_S
-    for leftover in path.parent.glob(TEMP_PREFIX + path.name + ".*"):
-        with contextlib.suppress(OSError):
-            if leftover.stat().st_mtime < old:
-                leftover.unlink()
+def _pieces(head: bytes, papers: Sequence[Paper]) -> Iterator[bytes]:
+    """The header, then each chunk's length and checksum and its papers (written a
+    chunk at a time, not joined: 150 MB at 100k papers)."""
+    yield head
+    for start in range(0, len(papers), CHUNK_PAPERS):
+        payload = marshal.dumps([paper_row(p) for p in papers[start : start + CHUNK_PAPERS]])
+        yield _CHUNK.pack(len(payload), zlib.crc32(payload)) + payload
 
 
 def forget(papers_path: Path, folder: Path | None = None) -> None:
