@@ -107,7 +107,7 @@ class SearchIndex:
         self._settle()
         changed: list[int] = []
         rewritten: list[int] = []  # the records whose catalogue text changed
-        n_before = len(self._ids)
+        catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
         for pid in paper_ids:
             r = self._rid.get(pid)
             if pid not in self._lib:
@@ -126,17 +126,17 @@ class SearchIndex:
                 self._alive |= 1 << r
                 self._lists.forget_orders()
                 rewritten.append(r)
+                catalogue = True
             elif self._papers[r] is not paper:
                 before, self._papers[r] = self._papers[r], paper
-                if self._saving is not None:  # what the digest read may be gone
-                    self._saving.edited = True
+                catalogue = True
                 if self._texts.changed(r, before):
                     rewritten.append(r)
             self._annotate(r, paper, self._lib.annotation(pid))
             changed.append(r)
         if not changed:
             return
-        if len(self._ids) > n_before and self._saving is not None:
+        if catalogue and self._saving is not None:
             self._saving.edited = True
         n = len(self._ids)
         if len(rewritten) > record_texts.MANY_CHANGED:  # an import: made again later

@@ -127,10 +127,7 @@ class TokenIndex:
             self.frequent_bits.append(bits_of(post.pop(token), n))
             if deadline is not None and time.perf_counter() > deadline:
                 return False
-        # new copies of the tokens kept: the ones read were made among millions of
-        # small objects now freed, and each would keep its block of memory from the system
-        self.frequent = b"\n".join(self.frequent).split(b"\n") if self.frequent else []
-        self._post = defaultdict(functools.partial(array, "I"))
+        self._post.clear()  # emptied by the pops, but a dict keeps the table it grew to
         self.ready = True
         return True
 
