@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
+from reader.core import collector
 from reader.core.library import Library, now_iso
 from reader.core.merge import Skipped, plan_import
 from reader.core.models import Annotation, Paper
@@ -65,7 +64,7 @@ def prepare_import(
     """Read every file and plan the import against `existing` papers. Touches
     no library, so it may run on a worker thread. Raises FormatError for a file
     that yields no paper, ImportCancelled when `progress` returns False."""
-    with _collector_paused():
+    with collector.paused():
         return _prepare(existing, files, fmt, progress)
 
 
@@ -99,20 +98,6 @@ def _prepare(
     return PreparedImport(report, [*added, *plan.updated], annotations, plan.id_map, colours)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside: an import makes millions of objects (parsed
-    JSON, Papers) and no cycles, and each of the collector's passes over them would be
-    wasted; at 100k papers they cost seconds. Reference counting still frees everything."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _stamped(papers: list[Paper], stamp: str) -> list[Paper]:
     """`papers`, each without an `added` time given `stamp`.
 
@@ -130,7 +115,7 @@ def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
     """Write a prepared import: the papers in one write, then the annotations the
     file carried for papers that have none yet (the user's own are never touched)."""
     report = prepared.report
-    with _collector_paused():
+    with collector.paused():
         lib.add_papers(prepared.papers)
     restored = {}
     for ann in prepared.annotations:
@@ -150,7 +135,7 @@ def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
 def import_files(lib: Library, files: Sequence[Path], fmt: str | None = None) -> ImportReport:
     """Read, plan and write an import (the command line's way)."""
     existing = {p.id: p for p in lib.papers()}
-    with _collector_paused():  # one collector pass after all, not one after each stage
+    with collector.paused():  # one collector pass after all, not one after each stage
         return apply_import(lib, prepare_import(existing, files, fmt))
 
 

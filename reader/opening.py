@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader import paths
+from reader.core import collector
 from reader.core.library import Library
 from reader.core.models import Paper
 from reader.store.files import ANNOTATIONS_FILE, LibraryFolder
@@ -59,17 +60,12 @@ def open_library(folder: Path, *, seed: bool = True, defer_snapshot: bool = Fals
     not written here but left to folder.snapshot_steps() (see LibraryFolder)."""
     if folder.exists() and not folder.is_dir():
         raise StorageError(f"{folder}: not a folder")
-    # Loading makes hundreds of thousands of objects, none of them garbage: the
-    # collector would scan them all several times (0.3-0.5 s at 100k papers).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    # loading makes hundreds of thousands of objects, none of them garbage: the
+    # collector would scan them all several times (0.3-0.5 s at 100k papers)
+    with collector.paused():
         opened = _open(folder, seed, defer_snapshot)
         if len(opened.library) >= FREEZE_MIN_PAPERS:
             gc.freeze()  # long-lived: kept out of every later scan (the window does it too)
-    finally:
-        if enabled:
-            gc.enable()
     return opened
 
 

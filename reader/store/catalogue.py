@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from reader.core import collector
 from reader.core.models import Annotation, Paper
 from reader.store import snapshot
 from reader.store.storage import load_document
@@ -29,13 +29,8 @@ def read_catalogue(path: Path) -> dict[str, Paper | None]:
     def to_papers(docs: dict[str, Any]) -> dict[str, Any]:
         return {pid: to_paper(pid, doc) for pid, doc in docs.items()}
 
-    enabled = gc.isenabled()
-    gc.disable()  # 100k new objects would trigger many useless collector passes
-    try:
+    with collector.paused():  # 100k new objects would trigger many useless passes
         data = load_document(path, to_papers) or {}
-    finally:
-        if enabled:
-            gc.enable()
     papers: dict[str, Paper | None] = data.get("papers", {})
     return papers
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from collections.abc import Callable
 from typing import Any
 
 import orjson
+
+from reader.core import collector
 
 #: Files at least this big are parsed in pieces (see parse_in_pieces).
 PIECEWISE_MIN_BYTES = 8 << 20
@@ -34,15 +35,11 @@ def parse_in_pieces(fd: int, transform: Transform | None = None) -> dict[str, An
     each table's documents passed through `transform` (if given) piece by piece.
     None if the file is not the compact one-table document we write, or does not
     parse: the caller then parses it whole (and learns why it is damaged)."""
-    enabled = gc.isenabled()
-    gc.disable()  # hundreds of thousands of new containers, none of them garbage
-    try:
-        return _parse(fd, transform)
-    except _NotPiecewise:
-        return None
-    finally:
-        if enabled:
-            gc.enable()
+    with collector.paused():  # hundreds of thousands of new containers, none of them garbage
+        try:
+            return _parse(fd, transform)
+        except _NotPiecewise:
+            return None
 
 
 def _parse(fd: int, transform: Transform | None) -> dict[str, Any]:
