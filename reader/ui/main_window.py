@@ -39,11 +39,9 @@ class MainWindow(QMainWindow):
 
     Signals:
         closing(): the window is about to close (state must be saved).
-        setup_finished(): finish_setup() has added the actions, menus and the rest.
     """
 
     closing = Signal()
-    setup_finished = Signal()
 
     def __init__(self, controller: PaperController, transfers: Transfers, appearance: Appearance,
                  title: str, parent: QWidget | None = None) -> None:
@@ -107,8 +105,6 @@ class MainWindow(QMainWindow):
                 self._setup_steps.pop(0)()
             finally:
                 self._in_step = False
-            if not self._setup_steps:
-                self.setup_finished.emit()
         return bool(self._setup_steps)
 
     def finish_setup(self) -> None:

@@ -55,15 +55,13 @@ class Appearance(QObject):
 
     theme_applied = Signal(str)
 
-    def __init__(self, app: QApplication, zoomables: Sequence[QWidget] = (),
-                 parent: QObject | None = None):
+    def __init__(self, app: QApplication, parent: QObject | None = None):
         super().__init__(parent)
         self._app = app
         self._zoomables: list[QWidget] = []
         self._base_sizes: list[float] = []
         self.theme = "system"
         self.zoom = 0
-        self.add_zoomables(zoomables)
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(lambda _scheme: self._follow_system())

@@ -45,22 +45,9 @@ class Transfers(QObject):
     def __init__(self, library: Library, runner: TaskRunner | None = None) -> None:
         super().__init__()
         self._library = library
-        self._given_runner = runner
+        self._runner = runner  # none given: a thread pool one, made on first use
         self.progress: QProgressDialog | None = None
         self.task: Task | None = None
-
-    @property
-    def _runner(self) -> TaskRunner:
-        """The runner given, else a thread pool one (made on first use)."""
-        if self._given_runner is None:
-            from reader.ui.tasks import TaskRunner
-
-            self._given_runner = TaskRunner()
-        return self._given_runner
-
-    @_runner.setter
-    def _runner(self, runner: TaskRunner) -> None:
-        self._given_runner = runner
 
     @property
     def _window(self) -> QWidget | None:
@@ -104,6 +91,10 @@ class Transfers(QObject):
             else:
                 progress.setLabelText("Matching against the library…")
 
+        if self._runner is None:
+            from reader.ui.tasks import TaskRunner
+
+            self._runner = TaskRunner()
         self.task = self._runner.start(work, self._apply, self._failed, on_progress)
         progress.canceled.connect(self.cancel)
 
