@@ -101,8 +101,8 @@ class PaperController(QObject):
         if pid and pid in self.library:
             self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid),
                                  self.sidebar.model.highlight_terms)
-        elif not self.sidebar.model.rowCount() and self.sidebar.query_text():
-            self.pane.show_nothing_matches(self.sidebar.query_text())
+        elif not self.sidebar.model.rowCount() and (query := self.sidebar.query_text()):
+            self.pane.show_nothing_matches(query)
         elif not self.sidebar.model.rowCount() or not pid:
             self.pane.show_paper(None, None)
 

@@ -189,7 +189,6 @@ class ReaderPane(QStackedWidget):
         if self._empty is None:
             self._empty = QTextBrowser(self)
             self._empty.setObjectName("emptyState")
-            self._empty.setHtml(EMPTY_STATE)
             self._empty.setAccessibleName("No paper selected")
             self.addWidget(self._empty)
         return self._empty
@@ -207,11 +206,22 @@ class ReaderPane(QStackedWidget):
 
     def show_nothing_matches(self, query: str) -> None:
         """The empty state when the search and facets leave no paper."""
-        self.show_paper(None, None)
-        self.empty.setHtml(
+        self.note_editor.flush()
+        self._paper = None
+        self._show_empty(
             '<div align="center" style="margin-top: 48px">'
             f'<p style="font-size: x-large">No paper matches “{html.escape(query)}”</p>'
             "<p>Clear the search box or the chosen facets to see every paper.</p></div>")
+
+    def _show_empty(self, page: str) -> None:
+        """No paper: `page` instead (the note the last paper's, flushed already)."""
+        self._paper_id = ""
+        self.note_editor.set_paper("", "")
+        if self._highlight_panel is not None:
+            self._highlight_panel.set_highlights((), "")
+        self.empty.setHtml(page)
+        self.setCurrentWidget(self.empty)
+        self.paper_shown.emit("")
 
     def show_paper(self, paper: Paper | None, annotation: Annotation | None,
                    terms: Sequence[str] = ()) -> None:
@@ -220,13 +230,7 @@ class ReaderPane(QStackedWidget):
         self.note_editor.flush()
         before, self._paper = self._paper, paper
         if paper is None or annotation is None:
-            self._paper_id = ""
-            self.note_editor.set_paper("", "")
-            if self._highlight_panel is not None:
-                self._highlight_panel.set_highlights((), "")
-            self.empty.setHtml(EMPTY_STATE)
-            self.setCurrentWidget(self.empty)
-            self.paper_shown.emit("")
+            self._show_empty(EMPTY_STATE)
             return
         changed = paper.id != self._paper_id
         self._paper_id = paper.id
