@@ -60,7 +60,7 @@ class PaperDelegate(QStyledItemDelegate):
         if row is not None:
             title, authors, status, tags = row(index.row())
         else:  # any other model: its display text only
-            title, authors, status, tags = str(index.data() or ""), "", Status.UNREAD, []
+            title, authors, status, tags = str(index.data() or ""), "", Status.UNREAD, ()
         widget = option.widget
         painter.save()
         option.text = ""
@@ -125,9 +125,9 @@ class PaperDelegate(QStyledItemDelegate):
             laid = self._texts[key] = (shown, _static(shown, font))
         return laid
 
-    def _paint_tags(self, painter: QPainter, option: QStyleOptionViewItem, fonts: _Fonts, tags: list[str],
+    def _paint_tags(self, painter: QPainter, option: QStyleOptionViewItem, fonts: _Fonts, tags: tuple[str, ...],
                     at: QPoint, width: int, selected: bool, colours: dict[str, str]) -> None:
-        key = (tuple(tags), width, fonts.keys[id(fonts.tag)])
+        key = (tags, width, fonts.keys[id(fonts.tag)])
         chips = self._chips.get(key)
         if chips is None:
             if len(self._chips) >= TEXT_CACHE:

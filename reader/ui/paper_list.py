@@ -106,12 +106,12 @@ class PaperListModel(QAbstractListModel):
     def id_at(self, row: int) -> str:
         return self._ids[row]
 
-    def row(self, row: int) -> tuple[str, str, Status, list[str]]:
+    def row(self, row: int) -> tuple[str, str, Status, tuple[str, ...]]:
         """What the delegate paints of a row: title, short authors, status, tags."""
         pid = self._ids[row]
         lib = self._library
         paper = lib.paper(pid)
-        return _plain_title(paper.title), short_authors(paper.authors), lib.status(pid), list(lib.tags(pid))
+        return _plain_title(paper.title), short_authors(paper.authors), lib.status(pid), lib.tags(pid)
 
     def refresh_papers(self, paper_ids: Sequence[str] | frozenset[str]) -> None:
         """Repaint the rows of these papers (their annotation changed)."""
