@@ -4,10 +4,9 @@
 # int used as a bitset (bit r: record r), so AND/OR/NOT over 100k papers cost
 # microseconds. Each text term's result is cached with the set it is exact for, so
 # a term that extends a cached one ("diffu" after "diff") is looked for only among
-# that one's matches, and deleting characters finds the answer cached. Catalogue
-# texts are found through token indexes once warm() has built (or taken up) them in
-# idle time, else by searching the keyed texts (record_texts: in a file) paper by
-# paper in C; what the user wrote (tags, notes, highlights) is few texts, scanned.
+# that one's matches, and deleting characters finds the answer cached. Catalogue texts
+# are found through token indexes once built or taken up in idle time, else by searching
+# the keyed texts (record_texts) in C; what the user wrote is few texts, scanned.
 
 from __future__ import annotations
 
@@ -212,11 +211,13 @@ class SearchIndex:
                     return list(ids)
                 if order.natural:
                     order = None
-        if query.tree is not None:
-            self._settle()
         bits = within if query.tree is None else self._eval(query.tree, within)
         everything = bits == self._alive and bits.bit_count() == len(self._ids)
         return self._lists.select(bits, order, everything=everything)
+
+    def count(self, query: Query) -> int:
+        """How many papers match `query` (filter()'s length, without a list)."""
+        return (self._alive if query.tree is None else self._eval(query.tree, self._alive)).bit_count()
 
     def count_status(self, ids: Sequence[str], status: Status) -> int:
         """How many of `ids` have `status`; cheap for the lists filter() returned."""
@@ -229,10 +230,9 @@ class SearchIndex:
         return sum(1 for pid in ids if (r := rid.get(pid)) is not None and status_of[r] == code)
 
     def tally(self, ids: Sequence[str], field: str) -> Counter[Any]:
-        """How many of `ids` (each counted once) have each "status", "tag" (a paper
-        counts once for a tag and for each of its parents: "a" and "a/b" for
-        "a/b"), "venue" or "year" (empty ones are not counted). Milliseconds for
-        the lists filter() returned."""
+        """How many of `ids` (each once) have each "status", "tag" (a paper counts for a
+        tag and each of its parents: "a" and "a/b" for "a/b"), "venue" or "year" (empty
+        ones not counted). Milliseconds for the lists filter() returned."""
         self._settle()
         bits, _exact = self._lists.bits_of_ids(ids, self._alive)
         if field == "status":
@@ -255,6 +255,7 @@ class SearchIndex:
         return {node: bits_of(rs, len(self._ids)) for node, rs in members.items()}
 
     def _eval(self, node: Node, cand: int) -> int:
+        self._settle()
         if not cand:
             return 0
         if isinstance(node, Text):
@@ -330,14 +331,11 @@ class SearchIndex:
                     covered = tokens.match(word, covered, scan) if covered else 0
                 found = scan(term, covered)
         found |= texts.scan(term, rest, line)
-        if line is None and (noted := cand & ~found & self._noted()):
+        if line is None and (noted := cand & ~found & self._derive(  # papers the user wrote on
+                "noted", lambda: bits_of(self._notes, len(self._ids)))):
             notes = self._notes
             found |= bits_of((r for r in rids(noted, len(self._ids)) if term in notes[r]), len(self._ids))
         return found
-
-    def _noted(self) -> int:
-        """The records with something the user wrote."""
-        return self._derive("noted", lambda: bits_of(self._notes, len(self._ids)))
 
     def _scan_whole(self, term: bytes, cand: int) -> int:
         """The records of `cand` whose whole text (catalogue, then what the user wrote)

@@ -80,6 +80,7 @@ class Sidebar(QWidget):
 
         self._order: list[str] = []
         self._text_ids: list[str] = []
+        self._shown: list[str] = []  # what the list shows, as filter() returned it
         self._typing = QTimer(self, singleShot=True, interval=0)
         self._typing.timeout.connect(self._typed)
         #: True while the list is refilled for a keystroke in the search box
@@ -138,6 +139,7 @@ class Sidebar(QWidget):
         ids = self._index.filter(parse(facet_text), self._text_ids) if facet_text else self._text_ids
         self.model.highlight_terms = text_query.terms
         self.model.set_ids(ids)
+        self._shown = ids  # filter()'s own list: counted from its set
         self.select_ids(selected, current)
         if ids and (current or self.typing) and not self.view.currentIndex().isValid():
             # the paper shown left the list (or none was: the last search matched
@@ -152,7 +154,7 @@ class Sidebar(QWidget):
     def update_counts(self, ids: list[str] | None = None) -> None:
         """The counter under the list; `ids`: what it shows, if the caller has it
         (filter()'s own list is counted from its set, not paper by paper)."""
-        ids = self.model.ids() if ids is None else ids
+        ids = self._shown if ids is None else ids
         read = self._index.count_status(ids, Status.READ)
         total = len(self._library)
         shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
@@ -168,8 +170,7 @@ class Sidebar(QWidget):
         ids, index = self._text_ids, self._index
         facets = Facets(index.tally(ids, "status"), index.tally(ids, "tag"), index.tally(ids, "venue"),
                         index.tally(ids, "year"))
-        smart_counts = {name: len(self._index.filter(parse(q), self._order))
-                        for name, q in self.saved_searches.items()}
+        smart_counts = {name: index.count(parse(q)) for name, q in self.saved_searches.items()}
         self.facets.set_counts(facets, self.saved_searches, smart_counts)
 
     # -- selection --------------------------------------------------------

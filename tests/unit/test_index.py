@@ -164,6 +164,13 @@ def test_edits_are_seen_after_update(mode):
     assert index.count_status(index.filter(parse("")), Status.READ) == 3
 
 
+def test_count_is_the_length_of_what_filter_returns(mode):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    for text in ("", "diffusion", "tag:method", "-tag:skip -has:abstract", "year:<2024 OR venue:icml", "quokka"):
+        assert index.count(parse(text)) == len(reference(lib, text)), text
+
+
 def test_new_and_changed_papers_are_seen(mode):
     store = MemoryStore(PAPERS, ANNOTATIONS)
     lib = Library(store)
