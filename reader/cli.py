@@ -228,6 +228,9 @@ def _fail(message: str) -> NoReturn:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if not args.command:
+        from reader.core import collector
+
+        collector.hold()  # until the window's first paint (reader.ui.app releases it)
         from reader.ui.app import run
 
         return run(paths.data_dir(args.data_dir))

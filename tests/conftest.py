@@ -20,6 +20,15 @@ SEED_TEXT = SHARED / "seed" / "icml2025_abstracts.txt"
 ICML_LIST = SHARED / "data" / "icml2025_list.json"
 
 
+@pytest.fixture(scope="session")
+def qapp_args(pytestconfig):
+    """The program's own Qt arguments (reader.ui.app.make_qapplication): the tests see
+    the Fusion style the program has."""
+    from reader.ui.app import QT_ARGS
+
+    return [pytestconfig.getini("qt_qapp_name"), *QT_ARGS]
+
+
 @pytest.fixture
 def library_dir(tmp_path: Path) -> Path:
     """An empty folder for a library (seeded on first open)."""

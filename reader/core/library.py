@@ -140,6 +140,15 @@ class Library:
             counts[self.status(pid)] += 1
         return counts
 
+    def count_status(self, status: Status) -> int:
+        """How many papers have `status`: a pass over the annotations, not the papers
+        (a paper without one is unread)."""
+        papers = self._papers
+        if status is Status.UNREAD:
+            return len(papers) - sum(1 for ann in self._annotations.values()
+                                     if ann.status is not Status.UNREAD and ann.paper_id in papers)
+        return sum(1 for ann in self._annotations.values() if ann.status is status and ann.paper_id in papers)
+
     # -- listeners --------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> None:

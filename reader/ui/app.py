@@ -14,12 +14,9 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QWidget
 
 from reader import __version__
-from reader.core import tex
-from reader.core.index import SearchIndex
+from reader.core import collector, tex
 from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
-from reader.store.search_cache import SearchCache
-from reader.store.spill import search_texts_file
 from reader.store.storage import StorageError
 from reader.ui import resources
 from reader.ui.controller import PaperController
@@ -32,8 +29,12 @@ from reader.ui.theme import Appearance
 from reader.ui.transfer import Transfers
 
 if TYPE_CHECKING:
+    from reader.core.index import SearchIndex
     from reader.ui.tasks import TaskRunner
 
+#: the Fusion style everywhere (one look to test), asked for on Qt's command line:
+#: QApplication.setStyle() would load QStyle into Python (~10 ms of the start)
+QT_ARGS = ("-style", "Fusion")
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1500
 SETTINGS_FILE = "window.ini"
@@ -94,12 +95,11 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     state = store.load()
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
-    index = SearchIndex(library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
     undo_stack = QUndoStack()
     facets = FacetPanel()
-    sidebar = Sidebar(library, index, facets)
+    sidebar = Sidebar(library, lambda: _search_index(opened), facets)
     pane = ReaderPane()
-    controller = PaperController(library, index, sidebar, pane, undo_stack)
+    controller = PaperController(library, sidebar, pane, undo_stack)
     undo_stack.setParent(controller)
     transfers = Transfers(library, runner)
     appearance.add_zoomables([pane.browser, pane.note_editor.preview, pane.note_editor.editor])
@@ -133,14 +133,25 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.statusBar().showMessage(notice, 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
-    AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, index, preview_held))
+    AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, preview_held))
     NeighbourPrefetch(sidebar, library, pane)
     return app
 
 
-def _later_steps(app: App, index: SearchIndex, preview_held: bool = False) -> Iterator[None]:
+def _search_index(opened: OpenedLibrary) -> SearchIndex:
+    """The search index of the opened library, its tables kept in the cache folder
+    (made by the sidebar's first search or facet count, after the first paint)."""
+    from reader.core.index import SearchIndex
+    from reader.store.search_cache import SearchCache
+    from reader.store.spill import search_texts_file
+
+    return SearchIndex(opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
+
+
+def _later_steps(app: App, preview_held: bool = False) -> Iterator[None]:
     """What start-up leaves for after the first paint, one step per event-loop turn."""
     window = app.window
+    collector.release()  # held by the program's start (reader.cli) until this first paint
     window.setWindowIcon(resources.app_icon())  # the window manager draws it, not our first paint
     yield
     if preview_held:
@@ -152,8 +163,10 @@ def _later_steps(app: App, index: SearchIndex, preview_held: bool = False) -> It
     backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
     backup_timer.timeout.connect(lambda: _backup(app.opened, app.controller, "hourly"))
     backup_timer.start()
-    # build the search index's token tables a few ms at a time while idle; then
+    # the search index, then its token tables a few ms at a time while idle; then
     # freeze again what it built
+    index = app.controller.index
+    yield
     warm = QTimer(window, interval=0)
     warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
     warm.start()
@@ -311,12 +324,11 @@ def make_qapplication(argv: list[str]) -> QApplication:
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing
-    qapp = QApplication(argv)
+    qapp = QApplication([*argv[:1], *QT_ARGS, *argv[1:]])
     qapp.setApplicationName("Paper Reader")
     qapp.setApplicationVersion(__version__)
     qapp.setOrganizationName("paper-reader")
     qapp.setDesktopFileName("paper-reader")
-    qapp.setStyleSheet(resources.stylesheet())
     return qapp
 
 
@@ -364,6 +376,7 @@ def run(folder: Path) -> int:
     try:
         app = build(folder)
     except (StorageError, OSError) as exc:
+        collector.release()
         QMessageBox.critical(None, "Paper Reader", f"Cannot open the library:\n{exc}")
         print(f"paper-reader: error: cannot open library: {exc}", file=sys.stderr)
         return 1

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Sequence
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from reader.core.index import SearchIndex
 from reader.core.library import Change, Library
 from reader.core.models import Status
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
 
 if TYPE_CHECKING:
+    from reader.core.index import SearchIndex
     from reader.ui.commands import LibraryCommand
 
 # reader.ui.commands (the QUndoCommand classes) is imported by the first edit, or
@@ -44,7 +44,6 @@ class PaperController(QObject):
     def __init__(
         self,
         library: Library,
-        index: SearchIndex,
         sidebar: Sidebar,
         pane: ReaderPane,
         undo_stack: QUndoStack,
@@ -52,7 +51,6 @@ class PaperController(QObject):
     ) -> None:
         super().__init__(parent)
         self.library = library
-        self.index = index
         self.sidebar = sidebar
         self.pane = pane
         self.undo_stack = undo_stack
@@ -72,6 +70,11 @@ class PaperController(QObject):
         self.retry_timer.timeout.connect(self.retry_saves)
         self._known_tags()
         self.show_prefs()  # schedules the facet counts: they follow the first paint
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index (the sidebar's, made by its first use)."""
+        return self.sidebar.index
 
     # -- what the user acts on --------------------------------------------
 
@@ -173,7 +176,8 @@ class PaperController(QObject):
     def _on_library_changed(self, change: Change) -> None:
         if "prefs" in change.fields:
             self.show_prefs()
-        self.index.update(change.paper_ids)
+        if self.sidebar.index_made:  # one made later starts from the library as it is then
+            self.index.update(change.paper_ids)
         if "papers" in change.fields:
             self.sidebar.resort()  # new papers take their place in the order
         elif self.sidebar.query_text():

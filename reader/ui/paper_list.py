@@ -7,7 +7,7 @@ import functools
 from typing import Any, Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView, QWidget
 
 from reader.core.library import Library
 from reader.core.models import Status
@@ -131,6 +131,7 @@ class PaperListView(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setShowGrid(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWordWrap(False)
         self.setAlternatingRowColors(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

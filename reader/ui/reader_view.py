@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from reader.core.models import Annotation, Paper, Status
 from reader.render import abstract_html, title_html
+from reader.ui import resources
 from reader.ui.browser import ReadingBrowser
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
@@ -161,6 +162,7 @@ class ReaderPane(QStackedWidget):
         self.backlinks.hide()
         self.note_editor = NoteEditor(lower)
         self._lower = lower
+        lower.setStyleSheet(resources.stylesheet())  # the only one: see the file
         self._lower_layout = QVBoxLayout(lower)
         self._lower_layout.setContentsMargins(8, 4, 8, 8)
         self._lower_layout.addLayout(status_row)

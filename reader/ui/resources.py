@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
 
 APP_ICON = "icons/paper-reader.svg"
-THEME = "themes/app.qss"
+THEME = "themes/reader_pane.qss"
 
 
 def resource_path(name: str) -> Path:
@@ -27,6 +27,7 @@ def app_icon() -> QIcon:
 
 
 def stylesheet() -> str:
+    """The reader pane's style sheet (status buttons, tag chips, section labels)."""
     try:
         return resource_path(THEME).read_text("utf-8")
     except OSError:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -15,16 +19,33 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.facets import Facets
-from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Status
-from reader.core.query import parse
 from reader.core.sorting import SORT_KEYS, sort_ids
 from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
 
+if TYPE_CHECKING:
+    from reader.core.index import SearchIndex
+
+# The search (reader.core.index, reader.core.query and theirs: some 40M instructions
+# to import) is loaded by the first search, facet count or edit, not for the first
+# paint: the whole library in its order needs neither.
+
 #: facet counts are one linear pass over the results: done once typing pauses
 FACET_REFRESH_MS = 150
+#: the colour of the note under the search box when a query falls back to plain words
+HINT_COLOUR = "#b26b00"
+
+
+def _quiet_warning(label: QLabel) -> None:
+    """An amber, smaller text: a note on the query, not an error."""
+    palette = label.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, QColor(HINT_COLOUR))
+    label.setPalette(palette)
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 0.85)
+    label.setFont(font)
 
 
 class Sidebar(QWidget):
@@ -36,11 +57,12 @@ class Sidebar(QWidget):
 
     filtered = Signal()
 
-    def __init__(self, library: Library, index: SearchIndex, facets: FacetPanel,
+    def __init__(self, library: Library, make_index: Callable[[], SearchIndex], facets: FacetPanel,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._library = library
-        self._index = index
+        self._make_index: Callable[[], SearchIndex] | None = make_index
+        self._index: SearchIndex | None = None
         self.facets = facets
         self.saved_searches: dict[str, str] = {}
         self.search = QLineEdit(self)
@@ -62,9 +84,12 @@ class Sidebar(QWidget):
         self.count_label = QLabel(self)
         self.count_label.setObjectName("countLabel")
         self.count_label.setAccessibleName("Paper count")
+        self.count_label.setForegroundRole(QPalette.ColorRole.Mid)  # quieter than the list
+        self.count_label.setContentsMargins(4, 2, 4, 2)
         self.hint = QLabel(self)
         self.hint.setObjectName("queryHint")
         self.hint.setWordWrap(True)
+        _quiet_warning(self.hint)
         self.hint.hide()
 
         sort_row = QHBoxLayout()
@@ -92,6 +117,18 @@ class Sidebar(QWidget):
         self.sort_combo.currentIndexChanged.connect(lambda _i: self.resort())
         self.sort_order.toggled.connect(lambda _on: self.resort())
         self.resort()
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index, made by its first use."""
+        if self._index is None:
+            assert self._make_index is not None
+            self._index, self._make_index = self._make_index(), None
+        return self._index
+
+    @property
+    def index_made(self) -> bool:
+        return self._index is not None
 
     # -- filtering and sorting ---------------------------------------------
 
@@ -131,13 +168,20 @@ class Sidebar(QWidget):
         selected = self.selected_ids()
         current = self.current_id()
         old_row = max(self.view.currentIndex().row(), 0)
-        text_query = parse(self.search.text())
-        self.hint.setText(text_query.warning)
-        self.hint.setVisible(bool(text_query.warning))
-        self._text_ids = self._index.filter(text_query, self._order)
-        facet_text = self.facets.query()
-        ids = self._index.filter(parse(facet_text), self._text_ids) if facet_text else self._text_ids
-        self.model.highlight_terms = text_query.terms
+        text, facet_text = self.search.text(), self.facets.query()
+        if self._index is None and not text.strip() and not facet_text:  # the start: everything
+            self.hint.hide()
+            ids = self._text_ids = self._order
+            self.model.highlight_terms = ()
+        else:
+            from reader.core.query import parse
+
+            text_query = parse(text)
+            self.hint.setText(text_query.warning)
+            self.hint.setVisible(bool(text_query.warning))
+            self._text_ids = self.index.filter(text_query, self._order)
+            ids = self.index.filter(parse(facet_text), self._text_ids) if facet_text else self._text_ids
+            self.model.highlight_terms = text_query.terms
         self.model.set_ids(ids)
         self._shown = ids  # filter()'s own list: counted from its set
         self.select_ids(selected, current)
@@ -155,8 +199,11 @@ class Sidebar(QWidget):
         """The counter under the list; `ids`: what it shows, if the caller has it
         (filter()'s own list is counted from its set, not paper by paper)."""
         ids = self._shown if ids is None else ids
-        read = self._index.count_status(ids, Status.READ)
         total = len(self._library)
+        if self._index is None and len(ids) == total:
+            read = self._library.count_status(Status.READ)
+        else:
+            read = self.index.count_status(ids, Status.READ)
         shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
         self.count_label.setText(f"{shown} · {read:,} read")
 
@@ -167,7 +214,9 @@ class Sidebar(QWidget):
         """Recount the facets over what the search box matches (debounced: this is
         the one linear pass left after a keystroke)."""
         self._facet_timer.stop()
-        ids, index = self._text_ids, self._index
+        from reader.core.query import parse
+
+        ids, index = self._text_ids, self.index
         facets = Facets(index.tally(ids, "status"), index.tally(ids, "tag"), index.tally(ids, "venue"),
                         index.tally(ids, "year"))
         smart_counts = {name: index.count(parse(q)) for name, q in self.saved_searches.items()}

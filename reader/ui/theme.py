@@ -6,7 +6,7 @@ from typing import Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 THEMES = ("system", "light", "dark")
 ZOOM_MIN, ZOOM_MAX = -4, 12
@@ -65,7 +65,8 @@ class Appearance(QObject):
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(lambda _scheme: self._follow_system())
-        app.setStyle(QStyleFactory.create("Fusion"))
+        #: whether the application's palette is still the style's own (light) one
+        self._standard = True
 
     def add_zoomables(self, widgets: Sequence[QWidget]) -> None:
         """Widgets whose text follows the zoom (at their current size for zoom 0)."""
@@ -83,13 +84,18 @@ class Appearance(QObject):
     def set_theme(self, theme: str) -> None:
         self.theme = theme if theme in THEMES else "system"
         mode = self.effective()
-        palette = dark_palette() if mode == "dark" else self._app.style().standardPalette()
-        self._app.setPalette(palette)
-        # widgets styled by the app's style sheet keep their old palette until it
-        # is applied again (before the first widget exists there is nothing to restyle,
-        # and applying it would cost a start-up 40 ms)
-        if self._app.allWidgets():
-            self._app.setStyleSheet(self._app.styleSheet())
+        if mode == "dark":
+            self._app.setPalette(dark_palette())
+        elif not (self._standard and not system_is_dark()):
+            # the style's palette, light whatever the system's (asking for the style
+            # loads QStyle into Python: ~10 ms, so not at a start in the light)
+            self._app.setPalette(self._app.style().standardPalette())
+        self._standard = mode == "light"
+        # widgets with a style sheet (the reader pane's controls, coloured tag chips)
+        # keep their old palette until it is applied again
+        for widget in self._app.allWidgets():
+            if sheet := widget.styleSheet():
+                widget.setStyleSheet(sheet)
         self.theme_applied.emit(mode)
 
     def _follow_system(self) -> None:

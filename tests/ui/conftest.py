@@ -14,12 +14,7 @@ def make_app(qtbot, tmp_path: Path):
     built = []
 
     def make(folder: Path | None = None):
-        from PySide6.QtWidgets import QApplication
-
-        from reader.ui import resources
         from reader.ui.app import build
-
-        QApplication.instance().setStyleSheet(resources.stylesheet())  # as the real app
 
         folder = folder or tmp_path / "library"
         settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)

@@ -57,3 +57,28 @@ def test_main_widgets_have_accessible_names(app):
     names = [x.accessibleName() for x in widgets]
     assert all(names), names
     assert len(set(names)) == len(names)
+
+
+def _pixel(widget, x, y):
+    return widget.grab().toImage().pixelColor(x, y)
+
+
+def test_the_selected_row_and_the_chosen_status_wear_the_highlight(app):
+    w = app.window
+    view, palette = w.sidebar.view, QApplication.palette()
+    highlight = palette.color(QPalette.ColorRole.Highlight)
+    w.sidebar.move(0)
+    QApplication.processEvents()
+    row = view.visualRect(w.sidebar.model.index(0))
+    other = view.visualRect(w.sidebar.model.index(1))
+    # the row's background is the view's (selection, focus), its texts the delegate's
+    selected = _pixel(view.viewport(), row.right() - 2, row.bottom() - 2)
+    assert _pixel(view.viewport(), other.right() - 2, other.bottom() - 2) == palette.color(QPalette.ColorRole.Base)
+    assert selected != palette.color(QPalette.ColorRole.Base)
+    assert selected.blue() > selected.red()  # blue (lighter when the view is not focused)
+    chosen = w.pane.status_buttons.checkedButton()
+    assert chosen.text() == "Unread"
+    # the reader pane's own style sheet (the application has none)
+    assert _pixel(chosen, 4, chosen.height() // 2) == highlight
+    unchosen = w.pane.status_buttons.button(3)
+    assert _pixel(unchosen, 4, unchosen.height() // 2) != highlight

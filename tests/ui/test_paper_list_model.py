@@ -49,7 +49,7 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
     library.add_tags([ids[0], ids[5], ids[6]], ["rl"])
     index = SearchIndex(library)
     facets = FacetPanel()
-    sidebar = Sidebar(library, index, facets)
+    sidebar = Sidebar(library, lambda: index, facets)
     qtbot.addWidget(sidebar)
     qtbot.addWidget(facets)
     sidebar.refresh_facets()

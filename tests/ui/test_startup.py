@@ -12,13 +12,12 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
 
-from reader.ui import resources
+from reader.core.models import Status
 
 
 def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
     from reader.ui.app import build
 
-    QApplication.instance().setStyleSheet(resources.stylesheet())  # as the real app
     settings = QSettings(str(tmp_path / name), QSettings.Format.IniFormat)
     app = build(tmp_path / "library", settings)
     qtbot.addWidget(app.window)
@@ -267,3 +266,55 @@ def test_the_window_imports_its_modules_without_qt_before_pyside():
     after_qt = order[order.index("PySide6.QtCore"):]
     late = [m for m in after_qt if m.startswith("reader.") and not m.startswith("reader.ui")]
     assert late == [], "import these in reader/ui/__init__.py"
+
+
+FIRST_PAINT = """
+import gc, sys, tempfile
+from pathlib import Path
+from reader.core import collector
+collector.hold()  # as reader.cli.main does
+from reader.ui.app import build, make_qapplication
+from PySide6.QtCore import QEvent, QObject, QSettings
+qapp = make_qapplication(["paper-reader"])
+folder = Path(tempfile.mkdtemp())
+app = build(folder / "library", QSettings(str(folder / "w.ini"), QSettings.Format.IniFormat))
+class Watch(QObject):
+    painted = False
+    def eventFilter(self, obj, event):
+        self.painted = self.painted or event.type() == QEvent.Type.Paint
+        return False
+watch = Watch()
+app.window.sidebar.view.viewport().installEventFilter(watch)
+app.window.show()
+while not watch.painted:
+    qapp.processEvents()
+print("painted", "reader.core.index" in sys.modules, "reader.core.query" in sys.modules, gc.isenabled(),
+      app.window.sidebar.count_label.text(), qapp.style().name(), repr(qapp.styleSheet()))
+while app.window.setup_pending() or not app.window.sidebar.index_made:
+    qapp.processEvents()
+print("after", "reader.core.index" in sys.modules, gc.isenabled())
+"""
+
+
+def test_the_first_paint_loads_no_search_and_runs_no_collector():
+    # the search's modules and the collector's passes wait until the window has painted
+    done = subprocess.run([sys.executable, "-c", FIRST_PAINT], capture_output=True, text=True, check=True,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=120)
+    painted, after = done.stdout.splitlines()[-2:]
+    assert painted == "painted False False False 19 papers · 0 read fusion ''"
+    assert after == "after True True"
+
+
+def test_an_edit_before_the_search_exists_is_found_by_the_first_search(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    sidebar = app.window.sidebar
+    pid = sidebar.current_id()
+    app.controller.set_status(Status.READ, [pid])
+    assert not sidebar.index_made
+    assert sidebar.count_label.text() == "19 papers · 1 read"
+    qtbot.keyClicks(sidebar.search, "status:read")
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 1)
+    assert sidebar.index_made and sidebar.model.id_at(0) == pid
+    assert sidebar.count_label.text() == "1 of 19 papers · 1 read"
+    app.controller.undo_stack.undo()  # the index, made now, follows edits
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 0)

@@ -185,3 +185,14 @@ def test_created_stays_the_first_time_when_two_processes_create_one_annotation(s
     two.set_tags("p000000", ["second"])  # two never saw one's edit
     ann = on_disk(small, "p000000")
     assert ann.created == created and ann.note == "first" and ann.tags == ("second",)
+
+
+def test_count_status_agrees_with_the_status_of_every_paper(library):
+    ids = library.paper_ids()
+    library.set_status(ids[:3], Status.READ)
+    library.set_status(ids[3:5], Status.READING)
+    library.set_status(ids[5:6], Status.UNREAD)  # an annotation saying unread
+    library.add_tags(ids[6:8], ["rl"])  # annotations without a status change
+    counts = library.status_counts()
+    assert counts == {Status.READ: 3, Status.READING: 2, Status.UNREAD: 14}
+    assert {s: library.count_status(s) for s in Status} == counts
