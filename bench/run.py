@@ -68,10 +68,84 @@ def _first_paint(qapp: Any, window: Any, watched: Any) -> float:
 
 
 def child_bare() -> dict[str, Any]:
-    """An empty window with the same widgets: splitter, table list, browser, line edit."""
+    """An empty window with the same widgets as the app's first paint, none of them
+    filled: a menu bar with its six menus and a status bar; a splitter of three panes:
+    a tree (the facets); a search box, a sort combo box and button, a table of 20
+    rows and a label (the sidebar); a text browser (the abstract) over three tool
+    buttons, a label and a line edit (status and tags), a label and a plain-text
+    editor beside a text browser (the note), in a stack (the reader pane)."""
     from PySide6.QtCore import QStringListModel, Qt
-    from PySide6.QtWidgets import (QApplication, QLineEdit, QMainWindow, QSplitter, QTableView, QTextBrowser,
-                                   QVBoxLayout, QWidget)
+    from PySide6.QtWidgets import (
+        QApplication,
+        QComboBox,
+        QHBoxLayout,
+        QLabel,
+        QLineEdit,
+        QMainWindow,
+        QPlainTextEdit,
+        QSplitter,
+        QStackedWidget,
+        QTableView,
+        QTextBrowser,
+        QToolButton,
+        QTreeView,
+        QVBoxLayout,
+        QWidget,
+    )
+
+    qapp = QApplication(sys.argv[:1])
+    window = QMainWindow()
+    for title in ("File", "Edit", "Paper", "View", "Go", "Help"):
+        window.menuBar().addMenu(title)
+    window.statusBar()
+    splitter = QSplitter(Qt.Orientation.Horizontal, window)
+    QTreeView(splitter)
+    side = QWidget(splitter)
+    layout = QVBoxLayout(side)
+    layout.addWidget(QLineEdit(side))
+    row = QHBoxLayout()
+    row.addWidget(QComboBox(side), 1)
+    row.addWidget(QToolButton(side))
+    layout.addLayout(row)
+    view = QTableView(side)
+    view.setModel(QStringListModel(["A paper"] * 20, view))
+    layout.addWidget(view)
+    layout.addWidget(QLabel(side))
+    stack = QStackedWidget(splitter)
+    reader = QSplitter(Qt.Orientation.Vertical, stack)
+    QTextBrowser(reader)
+    lower = QWidget(reader)
+    lower_layout = QVBoxLayout(lower)
+    row = QHBoxLayout()
+    for _ in range(3):
+        row.addWidget(QToolButton(lower))
+    row.addWidget(QLabel(lower))
+    row.addWidget(QLineEdit(lower), 1)
+    lower_layout.addLayout(row)
+    lower_layout.addWidget(QLabel(lower))
+    note = QSplitter(Qt.Orientation.Horizontal, lower)
+    QPlainTextEdit(note)
+    QTextBrowser(note)
+    lower_layout.addWidget(note, 1)
+    stack.addWidget(reader)
+    window.setCentralWidget(splitter)
+    return {"painted": _first_paint(qapp, window, view.viewport())}
+
+
+def child_bare_minimal() -> dict[str, Any]:
+    """The bare window of earlier runs, fewer widgets than the app: splitter, table
+    list, browser, line edit (reported beside the other, for comparison)."""
+    from PySide6.QtCore import QStringListModel, Qt
+    from PySide6.QtWidgets import (
+        QApplication,
+        QLineEdit,
+        QMainWindow,
+        QSplitter,
+        QTableView,
+        QTextBrowser,
+        QVBoxLayout,
+        QWidget,
+    )
 
     qapp = QApplication(sys.argv[:1])
     window = QMainWindow()
@@ -191,6 +265,11 @@ def _selections(qapp: Any, app: Any) -> list[float]:
 
 def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
     """The real window on `folder`: first paint, memory, then typing and selecting."""
+    # started as the program starts (reader.cli.main): the collector held, the window's
+    # modules imported before PySide6 (see reader/ui/__init__.py)
+    from reader.core import collector
+
+    collector.hold()
     from PySide6.QtCore import QSettings
 
     from reader.ui import app as ui_app
@@ -310,6 +389,8 @@ def main(argv: list[str] | None = None) -> None:
         mode, *rest = args.child
         if mode == "bare":
             result = child_bare()
+        elif mode == "bare-minimal":
+            result = child_bare_minimal()
         elif mode in ("open", "interact", "interact-cold"):
             result = child_app(Path(rest[0]), mode != "open", mode == "interact")
         elif mode == "save":
