@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Iterable
 
 from reader.core.library import Library
 from reader.core.models import Status
 
 
-@dataclass
 class Facets:
-    status: Counter[str] = field(default_factory=Counter)
-    #: every tag and every parent of a hierarchical tag ("method" for "method/diffusion"),
-    #: counting each paper once per node
-    tags: Counter[str] = field(default_factory=Counter)
-    venue: Counter[str] = field(default_factory=Counter)
-    year: Counter[int] = field(default_factory=Counter)
+    """The counts the sidebar's facets show. (A plain class: a dataclass is ~1 ms of
+    the program's start.)"""
+
+    __slots__ = ("status", "tags", "venue", "year")
+
+    def __init__(self, status: Counter[str] | None = None, tags: Counter[str] | None = None,
+                 venue: Counter[str] | None = None, year: Counter[int] | None = None) -> None:
+        self.status = Counter() if status is None else status
+        #: every tag and every parent of a hierarchical tag ("method" for
+        #: "method/diffusion"), counting each paper once per node
+        self.tags = Counter() if tags is None else tags
+        self.venue = Counter() if venue is None else venue
+        self.year = Counter() if year is None else year
 
 
 def tag_ancestors(tag: str) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR
 from reader.store.journal import Journal, fold
@@ -29,8 +29,7 @@ _STAMP = "%Y%m%dT%H%M%S.%f"
 _NAME = re.compile(r"^annotations-(\d{8}T\d{6}\.\d{6})Z-([a-z0-9-]+)\.json$")
 
 
-@dataclass(frozen=True)
-class BackupInfo:
+class BackupInfo(NamedTuple):
     """One backup file: its name (what `restore` takes), when and why it was taken."""
 
     name: str

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 
-from reader.store.backups import stamp_now
 from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
 from reader.store.journal import JOURNAL_FILE, DamagedJournal
 from reader.store.storage import DamagedFileError, StorageError, atomic_write, move_aside
@@ -66,6 +65,8 @@ def _recover(folder: LibraryFolder, name: str) -> str | None:
         return None
     if not isinstance(found, DamagedFileError):
         raise found  # unreadable, not damaged: leave it where it is
+    from reader.store.backups import stamp_now  # (backups: only for a damaged file)
+
     aside = move_aside(path, "damaged", stamp_now())
     told = f"{found}. The damaged file was kept as {aside}."
     if name == PAPERS_FILE:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import sys
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,17 +42,18 @@ BACKUP_EVERY_S = 3600
 BACKUP_CHECK_MS = 10 * 60 * 1000
 
 
-@dataclass
 class App:
     """Everything the composition root built, for run() and for tests."""
 
-    window: MainWindow
-    controller: PaperController
-    opened: OpenedLibrary
-    settings: WindowSettings
-    poll: QTimer
-    #: the catalogue's snapshot being written while idle (see _later_steps)
-    snapshot: IdleSteps | None = None
+    def __init__(self, window: MainWindow, controller: PaperController, opened: OpenedLibrary,
+                 settings: WindowSettings, poll: QTimer) -> None:
+        self.window = window
+        self.controller = controller
+        self.opened = opened
+        self.settings = settings
+        self.poll = poll
+        #: the catalogue's snapshot being written while idle (see _later_steps)
+        self.snapshot: IdleSteps | None = None
 
     def snapshot_pending(self) -> bool:
         """Whether the catalogue's snapshot is still to be written (after the first paint)."""
@@ -98,6 +98,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     undo_stack = QUndoStack()
     facets = FacetPanel()
     sidebar = Sidebar(library, lambda: _search_index(opened), facets)
+    sidebar.index_waits = True  # the facet counts wait for the first paint (_later_steps)
     pane = ReaderPane()
     controller = PaperController(library, sidebar, pane, undo_stack)
     undo_stack.setParent(controller)
@@ -165,7 +166,7 @@ def _later_steps(app: App, preview_held: bool = False) -> Iterator[None]:
     backup_timer.start()
     # the search index, then its token tables a few ms at a time while idle; then
     # freeze again what it built
-    index = app.controller.index
+    index = window.sidebar.stop_waiting_for_index()
     yield
     warm = QTimer(window, interval=0)
     warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
@@ -324,7 +325,7 @@ def make_qapplication(argv: list[str]) -> QApplication:
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing
-    qapp = QApplication([*argv[:1], *QT_ARGS, *argv[1:]])
+    qapp = QApplication([*(argv[:1] or ["paper-reader"]), *QT_ARGS, *argv[1:]])
     qapp.setApplicationName("Paper Reader")
     qapp.setApplicationVersion(__version__)
     qapp.setOrganizationName("paper-reader")

@@ -4,7 +4,6 @@ tags, note and highlights; an empty state when nothing is selected."""
 from __future__ import annotations
 
 import functools
-import html
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from reader.core.models import Annotation, Paper, Status
 from reader.render import abstract_html, title_html
+from reader.render.html import escape
 from reader.ui import resources
 from reader.ui.browser import ReadingBrowser
 from reader.ui.note_editor import NoteEditor
@@ -65,10 +65,10 @@ def paper_html(paper: Paper) -> str:
     year = str(paper.year or "")
     if year and year in paper.venue:
         year = ""  # "ICML 2025 · 2025" says it twice
-    meta = [html.escape(x) for x in (paper.venue, year, paper.presentation) if x]
+    meta = [escape(x) for x in (paper.venue, year, paper.presentation) if x]
     if paper.url.lower().startswith(("http://", "https://")):
-        meta.append(f'<a href="{html.escape(paper.url, quote=True)}">Paper page ↗</a>')
-    authors = html.escape(", ".join(paper.authors[:MAX_SHOWN_AUTHORS]))
+        meta.append(f'<a href="{escape(paper.url, quote=True)}">Paper page ↗</a>')
+    authors = escape(", ".join(paper.authors[:MAX_SHOWN_AUTHORS]))
     if len(paper.authors) > MAX_SHOWN_AUTHORS:
         authors += f" and {len(paper.authors) - MAX_SHOWN_AUTHORS:,} more"
     authors = authors or "<i>Unknown authors</i>"
@@ -212,7 +212,7 @@ class ReaderPane(QStackedWidget):
         self._paper = None
         self._show_empty(
             '<div align="center" style="margin-top: 48px">'
-            f'<p style="font-size: x-large">No paper matches “{html.escape(query)}”</p>'
+            f'<p style="font-size: x-large">No paper matches “{escape(query)}”</p>'
             "<p>Clear the search box or the chosen facets to see every paper.</p></div>")
 
     def _show_empty(self, page: str) -> None:

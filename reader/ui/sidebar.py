@@ -22,6 +22,7 @@ from reader.core.facets import Facets
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.sorting import SORT_KEYS, sort_ids
+from reader.ui import resources
 from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
 
@@ -44,7 +45,10 @@ def _quiet_warning(label: QLabel) -> None:
     palette.setColor(QPalette.ColorRole.WindowText, QColor(HINT_COLOUR))
     label.setPalette(palette)
     font = label.font()
-    font.setPointSizeF(font.pointSizeF() * 0.85)
+    if font.pointSizeF() > 0:  # (-1 for a font sized in pixels)
+        font.setPointSizeF(font.pointSizeF() * 0.85)
+    else:
+        font.setPixelSize(max(1, round(font.pixelSize() * 0.85)))
     label.setFont(font)
 
 
@@ -63,6 +67,9 @@ class Sidebar(QWidget):
         self._library = library
         self._make_index: Callable[[], SearchIndex] | None = make_index
         self._index: SearchIndex | None = None
+        #: True: the facet counts due wait for the index rather than make it (the
+        #: window sets it until its first paint, whatever the machine's speed)
+        self.index_waits = False
         self.facets = facets
         self.saved_searches: dict[str, str] = {}
         self.search = QLineEdit(self)
@@ -78,6 +85,7 @@ class Sidebar(QWidget):
         self.sort_order.setAccessibleName("Descending order")
         self.sort_order.setToolTip("Reverse the order")
         self.sort_order.setText("↓")
+        self.sort_order.setStyleSheet(resources.stylesheet())  # checked: the highlight, as the status buttons
         self.model = PaperListModel(library, self)
         self.view = PaperListView(self)
         self.view.setModel(self.model)
@@ -111,7 +119,7 @@ class Sidebar(QWidget):
         #: True while the list is refilled for a keystroke in the search box
         self.typing = False
         self._facet_timer = QTimer(self, singleShot=True, interval=FACET_REFRESH_MS)
-        self._facet_timer.timeout.connect(self.refresh_facets)
+        self._facet_timer.timeout.connect(self._facets_due)
         self.search.textChanged.connect(lambda _text: self._typing.start())
         self.facets.facets_changed.connect(self.apply_filters)
         self.sort_combo.currentIndexChanged.connect(lambda _i: self.resort())
@@ -209,6 +217,17 @@ class Sidebar(QWidget):
 
     def schedule_facets(self) -> None:
         self._facet_timer.start()
+
+    def _facets_due(self) -> None:
+        if self.index_waits and not self.index_made:
+            return  # the window counts them once it has made the index (reader.ui.app)
+        self.refresh_facets()
+
+    def stop_waiting_for_index(self) -> SearchIndex:
+        """Make the index now, and the facet counts soon (they waited for it)."""
+        self.index_waits = False
+        self.schedule_facets()
+        return self.index
 
     def refresh_facets(self) -> None:
         """Recount the facets over what the search box matches (debounced: this is

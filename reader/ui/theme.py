@@ -40,6 +40,32 @@ def dark_palette() -> QPalette:
     return p
 
 
+def light_palette() -> QPalette:
+    """The Fusion style's own light palette, written out: asking the style for it
+    (style().standardPalette()) loads QStyle into Python, ~10 ms of the start (a test
+    compares the two)."""
+    p = QPalette(QColor("#efefef"))
+    disabled = QPalette.ColorGroup.Disabled
+    for role, colour in ((QPalette.ColorRole.Midlight, "#cacaca"), (QPalette.ColorRole.Dark, "#9f9f9f"),
+                         (QPalette.ColorRole.Mid, "#b8b8b8"), (QPalette.ColorRole.Shadow, "#767676"),
+                         (QPalette.ColorRole.Highlight, "#308cc6"), (QPalette.ColorRole.Accent, "#308cc6"),
+                         (QPalette.ColorRole.PlaceholderText, "#80000000")):
+        p.setColor(role, QColor(colour))
+    for role, colour in ((QPalette.ColorRole.WindowText, "#bebebe"), (QPalette.ColorRole.Text, "#bebebe"),
+                         (QPalette.ColorRole.ButtonText, "#bebebe"), (QPalette.ColorRole.Dark, "#bebebe"),
+                         (QPalette.ColorRole.Shadow, "#b1b1b1"), (QPalette.ColorRole.Highlight, "#919191"),
+                         (QPalette.ColorRole.Accent, "#919191"), (QPalette.ColorRole.Base, "#efefef"),
+                         (QPalette.ColorRole.AlternateBase, "#f7f7f7")):
+        p.setColor(disabled, role, QColor(colour))
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, disabled):
+        for role in _ROLES:  # every role set: none falls back to the platform's palette
+            p.setColor(group, role, p.color(group, role))
+    return p
+
+
+_ROLES = [role for role in QPalette.ColorRole if role is not QPalette.ColorRole.NColorRoles]
+
+
 def system_is_dark() -> bool:
     hints = QGuiApplication.styleHints()
     scheme = getattr(hints, "colorScheme", None)
@@ -65,8 +91,6 @@ class Appearance(QObject):
         hints = QGuiApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(lambda _scheme: self._follow_system())
-        #: whether the application's palette is still the style's own (light) one
-        self._standard = True
 
     def add_zoomables(self, widgets: Sequence[QWidget]) -> None:
         """Widgets whose text follows the zoom (at their current size for zoom 0)."""
@@ -84,13 +108,7 @@ class Appearance(QObject):
     def set_theme(self, theme: str) -> None:
         self.theme = theme if theme in THEMES else "system"
         mode = self.effective()
-        if mode == "dark":
-            self._app.setPalette(dark_palette())
-        elif not (self._standard and not system_is_dark()):
-            # the style's palette, light whatever the system's (asking for the style
-            # loads QStyle into Python: ~10 ms, so not at a start in the light)
-            self._app.setPalette(self._app.style().standardPalette())
-        self._standard = mode == "light"
+        self._app.setPalette(dark_palette() if mode == "dark" else light_palette())
         # widgets with a style sheet (the reader pane's controls, coloured tag chips)
         # keep their old palette until it is applied again
         for widget in self._app.allWidgets():

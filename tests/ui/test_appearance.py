@@ -1,7 +1,7 @@
 """Themes, text zoom, and accessible names."""
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 
@@ -82,3 +82,19 @@ def test_the_selected_row_and_the_chosen_status_wear_the_highlight(app):
     assert _pixel(chosen, 4, chosen.height() // 2) == highlight
     unchosen = w.pane.status_buttons.button(3)
     assert _pixel(unchosen, 4, unchosen.height() // 2) != highlight
+    order = w.sidebar.sort_order
+    order.setChecked(True)  # descending: the sidebar's own checkable button, styled as the others
+    assert _pixel(order, 3, order.height() // 2) == highlight
+
+
+def test_the_light_palette_is_the_fusion_styles_own(qapp):
+    from PySide6.QtWidgets import QStyleFactory
+
+    from reader.ui.theme import light_palette
+
+    ours, fusion = light_palette(), QStyleFactory.create("Fusion").standardPalette()
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+        for role in QPalette.ColorRole:
+            if role is not QPalette.ColorRole.NColorRoles:
+                argb = QColor.NameFormat.HexArgb  # (Fusion computes some in floating point)
+                assert ours.color(group, role).name(argb) == fusion.color(group, role).name(argb), (group, role)

@@ -13,6 +13,7 @@ from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
 
 from reader.core.models import Status
+from reader.ui.sidebar import FACET_REFRESH_MS
 
 
 def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
@@ -318,3 +319,22 @@ def test_an_edit_before_the_search_exists_is_found_by_the_first_search(qtbot, tm
     assert sidebar.count_label.text() == "1 of 19 papers · 1 read"
     app.controller.undo_stack.undo()  # the index, made now, follows edits
     qtbot.waitUntil(lambda: sidebar.model.rowCount() == 0)
+
+
+def test_the_facet_counts_wait_for_the_first_paint_not_for_a_timer(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    sidebar = app.window.sidebar
+    sidebar.schedule_facets()
+    qtbot.wait(FACET_REFRESH_MS + 200)  # the facet timer fires before the window can paint
+    assert not sidebar.index_made
+    app.window.show()
+    qtbot.waitUntil(lambda: sidebar.index_made)
+    qtbot.waitUntil(lambda: "Unread  (19)" in _facet_labels(sidebar.facets))
+
+
+def _facet_labels(view) -> list[str]:
+    model, out = view.model(), []
+    for r in range(model.rowCount()):
+        group = model.index(r, 0)
+        out += [model.index(c, 0, group).data() for c in range(model.rowCount(group))]
+    return out

@@ -186,3 +186,14 @@ def test_importing_render_loads_no_qt_and_no_heavy_libraries() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
+@pytest.mark.parametrize("quote", [True, False])
+@pytest.mark.parametrize("text", ["", "plain", "a < b && c > d", "<script>alert('x')</script>",
+                                  'say "hi" & \'bye\'', "&amp; already", "αβγ <ü> ’", "\x00<\n>"])
+def test_escape_is_html_escape(text: str, quote: bool) -> None:
+    import html
+
+    from reader.render.html import escape
+
+    assert escape(text, quote=quote) == html.escape(text, quote=quote)
