@@ -9,4 +9,5 @@ import reader.core.facets
 import reader.core.sorting
 import reader.core.tex
 import reader.opening
-import reader.render  # noqa: F401
+import reader.render
+import reader.ui.resources  # noqa: F401  (no Qt until it is asked for an icon)
