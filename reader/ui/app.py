@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QObject, QSettings, QTimer
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from reader import __version__
 from reader.core import collector, tex
@@ -20,6 +20,7 @@ from reader.store.storage import StorageError
 from reader.ui import resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
+from reader.ui.idle import AfterFirstPaint, IdleSteps, WhenIdle
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane, paper_html
 from reader.ui.settings import WindowSettings, WindowState
@@ -150,14 +151,13 @@ def _search_index(opened: OpenedLibrary) -> SearchIndex:
 
 
 def _later_steps(app: App, preview_held: bool = False) -> Iterator[None]:
-    """What start-up leaves for after the first paint, one step per event-loop turn."""
+    """What start-up leaves for after the first paint, one step per event-loop turn
+    (all at once before the user's first input: see AfterFirstPaint), then the
+    preloads while idle."""
     window = app.window
     collector.release()  # held by the program's start (reader.cli) until this first paint
     window.setWindowIcon(resources.app_icon())  # the window manager draws it, not our first paint
     yield
-    if preview_held:
-        window.pane.note_editor.render_preview()
-        yield
     while window.finish_setup_step():
         yield
     app.poll.start()
@@ -171,7 +171,19 @@ def _later_steps(app: App, preview_held: bool = False) -> Iterator[None]:
     warm = QTimer(window, interval=0)
     warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
     warm.start()
-    yield
+    # not owed to the first input: a first key pressed early waited ~200 ms for
+    # Markdown (the first note's preview) and pylatexenc to load
+    qapp = QApplication.instance()
+    assert isinstance(qapp, QApplication)
+    WhenIdle(qapp, window, _preloads(app, preview_held))
+
+
+def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
+    """The first note's preview, and what is loaded while idle so that it is ready
+    when first needed."""
+    if preview_held:
+        app.window.pane.note_editor.render_preview()
+        yield
     # the first note shown would otherwise wait ~100 ms for Markdown to load, the first
     # abstract with more than simple TeX ~30 ms for pylatexenc
     from reader.render import notes
@@ -185,38 +197,8 @@ def _later_steps(app: App, preview_held: bool = False) -> Iterator[None]:
     # chunk per event-loop turn (~5 ms), dropped if the window closes first
     steps = app.opened.folder.snapshot_steps()
     if steps is not None:
-        app.snapshot = IdleSteps(window, steps)
-        window.closing.connect(app.snapshot.stop)
-
-
-class IdleSteps(QObject):
-    """Runs `steps` (a generator) one step per event-loop turn until it is done or
-    stop() closes it."""
-
-    def __init__(self, parent: QObject, steps: Generator[None, None, object]) -> None:
-        super().__init__(parent)
-        self._steps: Generator[None, None, object] | None = steps
-        self._timer = QTimer(self, interval=0)
-        self._timer.timeout.connect(self._next)
-        self._timer.start()
-
-    @property
-    def done(self) -> bool:
-        return self._steps is None
-
-    def _next(self) -> None:
-        if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
-            self._finish()
-
-    def stop(self) -> None:
-        """Stop here (the generator is closed: it cleans up after itself)."""
-        if self._steps is not None:
-            self._steps.close()
-            self._finish()
-
-    def _finish(self) -> None:
-        self._steps = None
-        self._timer.stop()
+        app.snapshot = IdleSteps(app.window, steps)
+        app.window.closing.connect(app.snapshot.stop)
 
 
 class NeighbourPrefetch(QObject):
@@ -240,67 +222,6 @@ class NeighbourPrefetch(QObject):
             pid = model.id_at(near) if row >= 0 and 0 <= near < count else ""
             if pid and pid in self._library:
                 paper_html(self._library.paper(pid))  # the parse is cached (reader.core.tex)
-
-
-class AfterFirstPaint(QObject):
-    """Runs `steps` (a generator, one step per event-loop turn) once `painted` has
-    painted for the first time. From then on the user's first key, click or drop
-    runs every step left at once, before that input is handled, so no shortcut or
-    menu is missing (input reaches a window only after it was exposed, and so
-    painted). A window that is never painted gets the steps after FALLBACK_MS."""
-
-    FALLBACK_MS = 2_000
-    _INPUT = frozenset({
-        QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride, QEvent.Type.Shortcut,
-        QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick, QEvent.Type.ContextMenu,
-        QEvent.Type.DragEnter, QEvent.Type.Drop, QEvent.Type.InputMethod,
-    })  # fmt: skip
-
-    def __init__(self, qapp: QApplication, painted: QWidget, steps: Callable[[], Iterator[None]]) -> None:
-        super().__init__(painted)
-        self._qapp = qapp
-        self._painted = painted
-        self._steps: Iterator[None] | None = steps()
-        self._started = False
-        painted.installEventFilter(self)
-        QTimer.singleShot(self.FALLBACK_MS, self, self._start)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        kind = event.type()
-        if kind in self._INPUT:
-            self.run_all()
-        elif kind == QEvent.Type.Paint and watched is self._painted:
-            self._start()
-        return False
-
-    def _start(self) -> None:
-        if self._started or self._steps is None:
-            return
-        self._started = True
-        self._painted.removeEventFilter(self)
-        # watching every event of the application costs; only from the first paint on
-        self._qapp.installEventFilter(self)
-        QTimer.singleShot(0, self, self._next)
-
-    def _next(self) -> None:
-        if self._steps is None:
-            return
-        if next(self._steps, StopIteration) is StopIteration:
-            self._done()
-        else:
-            QTimer.singleShot(0, self, self._next)
-
-    def run_all(self) -> None:
-        """Every step left, now."""
-        if self._steps is not None:
-            for _ in self._steps:
-                pass
-            self._done()
-
-    def _done(self) -> None:
-        self._steps = None
-        self._qapp.removeEventFilter(self)
-        self._painted.removeEventFilter(self)
 
 
 def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> None:

@@ -92,7 +92,7 @@ def test_a_window_never_painted_gets_the_rest_anyway(qtbot, tmp_path):
 
 
 def test_the_first_key_finds_every_shortcut(qtbot, tmp_path, monkeypatch):
-    from reader.ui.app import AfterFirstPaint
+    from reader.ui.idle import AfterFirstPaint
 
     # a key pressed after the first paint, before the steps got their turn
     monkeypatch.setattr(AfterFirstPaint, "_next", lambda self: None)
@@ -109,10 +109,32 @@ def test_the_first_key_finds_every_shortcut(qtbot, tmp_path, monkeypatch):
     assert first == w.sidebar.model.ids()[0] != w.pane.paper_id == w.sidebar.model.ids()[1]
 
 
+def test_the_first_key_does_not_wait_for_the_preloads(qtbot, tmp_path, monkeypatch):
+    from reader.core import tex
+    from reader.ui.idle import AfterFirstPaint, WhenIdle
+
+    loaded: list[str] = []
+    monkeypatch.setattr(tex, "load_parser", lambda: loaded.append("tex"))
+    monkeypatch.setattr(AfterFirstPaint, "_next", lambda self: None)  # the key comes first
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.show()
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)
+    assert not w.setup_pending() and w.sidebar.index_made  # what the key may need
+    assert loaded == []  # pylatexenc (and Markdown) load while idle, not before the key
+    for _ in range(3):  # keys keep putting them off
+        qtbot.wait(WhenIdle.QUIET_MS // 2)
+        qtbot.keyClick(w.sidebar.view, Qt.Key.Key_K)
+    assert loaded == []
+    qtbot.waitUntil(lambda: loaded == ["tex"])  # then a pause
+
+
 def test_input_runs_the_steps_left_before_it_is_handled(qtbot):
     from PySide6.QtWidgets import QLineEdit
 
-    from reader.ui.app import AfterFirstPaint
+    from reader.ui.idle import AfterFirstPaint
 
     seen: list[str] = []
     entry = QLineEdit()
@@ -209,7 +231,7 @@ def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path
 
 def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
     from reader.store import snapshot
-    from reader.ui.app import IdleSteps
+    from reader.ui.idle import IdleSteps
 
     monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
     monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 4)

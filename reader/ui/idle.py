@@ -1,0 +1,136 @@
+"""Work the window leaves for later: after its first paint, or while the user is idle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+
+#: what a user does with keyboard and mouse (a step owed to it runs before it)
+INPUT = frozenset({
+    QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride, QEvent.Type.Shortcut,
+    QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick, QEvent.Type.ContextMenu,
+    QEvent.Type.DragEnter, QEvent.Type.Drop, QEvent.Type.InputMethod, QEvent.Type.Wheel,
+})  # fmt: skip
+
+
+class IdleSteps(QObject):
+    """Runs `steps` (a generator) one step per event-loop turn until it is done or
+    stop() closes it."""
+
+    def __init__(self, parent: QObject, steps: Generator[None, None, object]) -> None:
+        super().__init__(parent)
+        self._steps: Generator[None, None, object] | None = steps
+        self._timer = QTimer(self, interval=0)
+        self._timer.timeout.connect(self._next)
+        self._timer.start()
+
+    @property
+    def done(self) -> bool:
+        return self._steps is None
+
+    def _next(self) -> None:
+        if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
+            self._finish()
+
+    def stop(self) -> None:
+        """Stop here (the generator is closed: it cleans up after itself)."""
+        if self._steps is not None:
+            self._steps.close()
+            self._finish()
+
+    def _finish(self) -> None:
+        self._steps = None
+        self._timer.stop()
+
+
+class WhenIdle(QObject):
+    """Runs `steps` (a generator) one step per event-loop turn while the user leaves
+    keyboard and mouse alone: each input puts the next step QUIET_MS off, so a key
+    waits at most for the step under way (loading Markdown, ~100 ms, is one)."""
+
+    QUIET_MS = 300
+
+    def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[None, None, object]) -> None:
+        super().__init__(parent)
+        self._qapp = qapp
+        self._steps: Generator[None, None, object] | None = steps
+        self._quiet = QTimer(self, singleShot=True, interval=self.QUIET_MS)
+        self._turn = QTimer(self, interval=0)
+        self._quiet.timeout.connect(self._turn.start)
+        self._turn.timeout.connect(self._next)
+        qapp.installEventFilter(self)
+        self._quiet.start()
+
+    @property
+    def done(self) -> bool:
+        return self._steps is None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() in INPUT:
+            self._turn.stop()
+            self._quiet.start()
+        return False
+
+    def _next(self) -> None:
+        if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
+            self._steps = None
+            self._turn.stop()
+            self._qapp.removeEventFilter(self)
+
+
+class AfterFirstPaint(QObject):
+    """Runs `steps` (a generator, one step per event-loop turn) once `painted` has
+    painted for the first time. From then on the user's first key, click or drop
+    runs every step left at once, before that input is handled, so no shortcut or
+    menu is missing (input reaches a window only after it was exposed, and so
+    painted). A window that is never painted gets the steps after FALLBACK_MS."""
+
+    FALLBACK_MS = 2_000
+
+    def __init__(self, qapp: QApplication, painted: QWidget, steps: Callable[[], Iterator[None]]) -> None:
+        super().__init__(painted)
+        self._qapp = qapp
+        self._painted = painted
+        self._steps: Iterator[None] | None = steps()
+        self._started = False
+        painted.installEventFilter(self)
+        QTimer.singleShot(self.FALLBACK_MS, self, self._start)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        kind = event.type()
+        if kind in INPUT:
+            self.run_all()
+        elif kind == QEvent.Type.Paint and watched is self._painted:
+            self._start()
+        return False
+
+    def _start(self) -> None:
+        if self._started or self._steps is None:
+            return
+        self._started = True
+        self._painted.removeEventFilter(self)
+        # watching every event of the application costs; only from the first paint on
+        self._qapp.installEventFilter(self)
+        QTimer.singleShot(0, self, self._next)
+
+    def _next(self) -> None:
+        if self._steps is None:
+            return
+        if next(self._steps, StopIteration) is StopIteration:
+            self._done()
+        else:
+            QTimer.singleShot(0, self, self._next)
+
+    def run_all(self) -> None:
+        """Every step left, now."""
+        if self._steps is not None:
+            for _ in self._steps:
+                pass
+            self._done()
+
+    def _done(self) -> None:
+        self._steps = None
+        self._qapp.removeEventFilter(self)
+        self._painted.removeEventFilter(self)
