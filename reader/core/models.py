@@ -88,7 +88,7 @@ class Paper:
         year = data.get("year")
         try:
             year_value = int(year) if year not in (None, "") else None
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # (OverflowError: an infinite float)
             year_value = None
         authors = data.get("authors") or ()
         if isinstance(authors, str):
@@ -243,7 +243,7 @@ class Annotation:
             tags = (tags,)
         try:
             rating = int(data.get("rating") or 0)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             rating = 0
         return cls(
             paper_id=_str(data["paper_id"]),

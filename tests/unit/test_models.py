@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reader.core.models import Paper
+from reader.core.models import Annotation, Paper
 
 FIELDS = ("id", "title", "abstract", "venue", "url", "presentation", "track", "doi", "arxiv", "source",
           "added")
@@ -78,3 +78,10 @@ def test_annotations_read_odd_statuses_and_tags_as_before() -> None:
     assert ann(status=3).status is Status.UNREAD and ann(status="skimmed").status is Status.UNREAD
     assert ann(tags=[" rl ", "RL", "method / diffusion", 7]).tags == ("rl", "method/diffusion", "7")
     assert ann(tags="solo").tags == ("solo",)
+
+
+def test_an_infinite_year_or_rating_is_dropped_not_raised() -> None:
+    # json.loads reads Infinity; int() of it raises OverflowError (found by the test above)
+    for infinite in (float("inf"), float("-inf")):
+        assert Paper.from_dict({"id": "p", "year": infinite}).year is None
+        assert Annotation.from_dict({"paper_id": "p", "rating": infinite}).rating == 0
