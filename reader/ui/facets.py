@@ -13,6 +13,8 @@ from reader.core.models import Status
 
 GROUPS = {"smart": "Smart lists", "status": "Status", "tag": "Tags", "venue": "Venue", "year": "Year"}
 KeyRole = Qt.ItemDataRole.UserRole + 10
+#: under "Tags" when the papers listed have none
+NO_TAGS = "None yet (press t)"
 Key = tuple[str, str]
 
 
@@ -127,7 +129,11 @@ class FacetPanel(QTreeView):
             for status in Status:
                 group.appendRow(self._item("status", status.value, status.value.capitalize(),
                                            facets.status.get(status.value, 0)))
-            self._fill_tags(self._group(root, "tag"), facets)
+            tags = self._group(root, "tag")
+            self._fill_tags(tags, facets)
+            if not tags.hasChildren():  # an empty heading said nothing of how to get some
+                tags.appendRow(self._hint(NO_TAGS, "No paper listed has a tag: press t to tag the "
+                                                   "paper shown, or type in its Tags box"))
             group = self._group(root, "venue")
             for venue, count in sorted(facets.venue.items(), key=lambda kv: (-kv[1], kv[0])):
                 group.appendRow(self._item("venue", venue, venue, count))
@@ -177,6 +183,15 @@ class FacetPanel(QTreeView):
         font.setBold(True)
         item.setFont(font)
         root.appendRow(item)
+        return item
+
+    @staticmethod
+    def _hint(text: str, tip: str) -> QStandardItem:
+        """A greyed line under a heading: not a facet (no key), not selectable."""
+        item = QStandardItem(text)
+        item.setToolTip(tip)
+        item.setEnabled(False)
+        item.setSelectable(False)
         return item
 
     @staticmethod

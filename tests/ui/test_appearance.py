@@ -98,3 +98,24 @@ def test_the_light_palette_is_the_fusion_styles_own(qapp):
             if role is not QPalette.ColorRole.NColorRoles:
                 argb = QColor.NameFormat.HexArgb  # (Fusion computes some in floating point)
                 assert ours.color(group, role).name(argb) == fusion.color(group, role).name(argb), (group, role)
+
+
+def test_the_paper_count_is_quiet_but_readable(app):
+    app.window.actions.theme_light.trigger()
+    label = app.window.sidebar.count_label
+    text = label.palette().color(label.foregroundRole())
+    ground = label.palette().color(QPalette.ColorRole.Window)
+
+    def luminance(c):
+        channel = [(v / 255) / 12.92 if v <= 10 else (((v / 255) + 0.055) / 1.055) ** 2.4
+                   for v in (c.red(), c.green(), c.blue())]
+        return 0.2126 * channel[0] + 0.7152 * channel[1] + 0.0722 * channel[2]
+
+    shown = QColor(text)  # the colour over the window's, as painted
+    alpha = text.alphaF()
+    shown.setRgbF(*(alpha * a + (1 - alpha) * b for a, b in zip(text.getRgbF()[:3], ground.getRgbF()[:3])))
+    light, dark = sorted((luminance(shown), luminance(ground)), reverse=True)
+    # Qt's placeholder-text grey: 3.9:1 in the light theme (the palette's Mid it had was
+    # 1.7:1), 5:1 in the dark one
+    assert (light + 0.05) / (dark + 0.05) >= 3.5
+    assert shown != label.palette().color(QPalette.ColorRole.WindowText)  # quieter than the text

@@ -106,3 +106,21 @@ def test_bad_triage_keys_are_refused(qtbot, app, monkeypatch):
     assert [d.key for d in app.window.triage.decisions] == ["i", "l", "s"]
     for box in boxes:
         box.close()
+
+
+def _tag_rows(facets) -> list[str]:
+    model, tags = facets.model(), facets._find(("group", "tag"))
+    return [model.index(r, 0, tags).data() for r in range(model.rowCount(tags))]
+
+
+def test_the_tags_facet_says_how_to_get_tags_until_there_are_some(qtbot, app):
+    from reader.ui.facets import NO_TAGS
+
+    sidebar = app.window.sidebar
+    sidebar.refresh_facets()
+    assert _tag_rows(sidebar.facets) == [NO_TAGS]
+    hint = sidebar.facets.model().index(0, 0, sidebar.facets._find(("group", "tag")))
+    assert not hint.flags() & (Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+    app.controller.library.add_tags([sidebar.current_id()], ["rl"])
+    sidebar.refresh_facets()
+    assert _tag_rows(sidebar.facets) == ["rl  (1)"]
