@@ -10,9 +10,7 @@ fewer): start-to-paint of several interleaved fresh processes."""
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
-import os
 import re
 import statistics
 import subprocess
@@ -21,13 +19,12 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import BENCH, EXIT_AT_ONCE, REPO, run_child  # noqa: E402  (bench/run.py, beside this file)
+from run import BENCH, EXIT_AT_ONCE, child_env, cold_runs, compile_ours  # noqa: E402  (bench/run.py)
 
 
 def instructions(*child: str) -> int:
     """CPU instructions a child runs from its start to its first paint (callgrind)."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_AT_ONCE: "1",
-           "PYTHONPATH": os.pathsep.join([str(REPO), str(BENCH)])}
+    env = {**child_env(), EXIT_AT_ONCE: "1"}
     with tempfile.TemporaryDirectory() as out:
         done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg",
                                sys.executable, str(BENCH / "run.py"), "--child", *child],
@@ -44,10 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workdir", type=Path)
     ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead")
     args = ap.parse_args(argv)
-    # our modules compiled, as an installed app has them (see prepare() in run.py): where
-    # PYTHONDONTWRITEBYTECODE is set, a module edited since its last compile would
-    # otherwise be compiled again by every child
-    compileall.compile_dir(REPO / "reader", quiet=1)
+    compile_ours()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-coldstart-"))
     sample = workdir / "sample"
     if not (sample / "papers.json").exists():
@@ -61,13 +55,8 @@ def main(argv: list[str] | None = None) -> None:
                           "ratio": round(counts["cold"] / counts["bare"], 3),
                           "ratio_minimal": round(counts["cold"] / counts["bare_minimal"], 3)}))
         return
-    bare: list[int] = []
-    minimal: list[int] = []
-    cold: list[int] = []
-    for _ in range(args.runs):  # interleaved: the machine is shared and noisy
-        bare.append(run_child("bare")["start_to_paint_ms"])
-        minimal.append(run_child("bare-minimal")["start_to_paint_ms"])
-        cold.append(run_child("open", str(sample))["start_to_paint_ms"])
+    runs = cold_runs(sample, args.runs)
+    bare, minimal, cold = runs["bare"], runs["bare_minimal"], runs["cold"]
     bare_median, cold_median = statistics.median(bare), statistics.median(cold)
     print(json.dumps({"bare_ms": min(bare), "cold_ms": min(cold), "ratio": round(min(cold) / min(bare), 2),
                       "bare_median_ms": bare_median, "cold_median_ms": cold_median,

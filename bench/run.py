@@ -342,10 +342,16 @@ COLD_RUNS = 5
 CACHE: Path | None = None
 
 
-def run_child(*args: str) -> dict[str, Any]:
+def child_env() -> dict[str, str]:
+    """The environment of a child: offscreen, our modules importable, the bench's cache."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(REPO), str(BENCH)])}
     if CACHE is not None:
         env["READER_CACHE_DIR"] = str(CACHE)
+    return env
+
+
+def run_child(*args: str) -> dict[str, Any]:
+    env = child_env()
     start = time.perf_counter()
     done = subprocess.run([sys.executable, str(Path(__file__)), "--child", *args], env=env, capture_output=True,
                           text=True, check=False)
@@ -357,13 +363,28 @@ def run_child(*args: str) -> dict[str, Any]:
     return result
 
 
+def cold_runs(sample: Path, runs: int) -> dict[str, list[int]]:
+    """Start-to-paint ms of `runs` fresh processes of each: the bare window, the older
+    bare window with fewer widgets, and the app on `sample`."""
+    out: dict[str, list[int]] = {"bare": [], "bare_minimal": [], "cold": []}
+    for _ in range(runs):  # interleaved: the machine is shared and noisy
+        out["bare"].append(run_child("bare")["start_to_paint_ms"])
+        out["bare_minimal"].append(run_child("bare-minimal")["start_to_paint_ms"])
+        out["cold"].append(run_child("open", str(sample))["start_to_paint_ms"])
+    return out
+
+
+def compile_ours() -> None:
+    """Our modules compiled, as an installed app has them (pip compiles a wheel's
+    modules on install). Otherwise every child compiles them again wherever
+    PYTHONDONTWRITEBYTECODE is set (it is on our CI machines), while the bare window's
+    PySide6 comes compiled: not the same race."""
+    compileall.compile_dir(REPO / "reader", quiet=1)
+
+
 def prepare(workdir: Path, n: int, seed: int) -> dict[str, Path]:
     """The libraries and files the children use (kept between runs with --workdir)."""
-    # Our modules as an installed app has them: compiled once (pip compiles a wheel's
-    # modules on install). Otherwise every child compiles them again wherever
-    # PYTHONDONTWRITEBYTECODE is set (it is on our CI machines), while the bare
-    # window's PySide6 comes compiled: not the same race.
-    compileall.compile_dir(REPO / "reader", quiet=1)
+    compile_ours()
     sys.path.insert(0, str(BENCH))
     import generate
 
@@ -413,11 +434,8 @@ def main(argv: list[str] | None = None) -> None:
     CACHE = workdir / "cache"
     shutil.rmtree(CACHE, ignore_errors=True)  # the first open reads papers.json itself
     log("bare window, cold start (bundled sample), open")
-    bare, bare_minimal, cold = [], [], []
-    for _ in range(COLD_RUNS):  # interleaved: the machine is shared and noisy
-        bare.append(run_child("bare")["start_to_paint_ms"])
-        bare_minimal.append(run_child("bare-minimal")["start_to_paint_ms"])
-        cold.append(run_child("open", str(paths["sample"]))["start_to_paint_ms"])
+    runs = cold_runs(paths["sample"], COLD_RUNS)
+    bare, bare_minimal, cold = runs["bare"], runs["bare_minimal"], runs["cold"]
     first_open = run_child("open", str(paths["big"]))  # no snapshot yet: papers.json, then writes one
     if "snapshot_idle_ms" in first_open:
         log(f"first open: snapshot written in {first_open['snapshot_idle_ms']} ms after the first paint")

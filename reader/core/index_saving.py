@@ -76,6 +76,12 @@ class Digest:
         return True
 
 
+def saved_state(length: int, starts: bytes, ends: bytes, tokens: dict[Line, TokenIndex]) -> tuple[Any, ...]:
+    """What is saved beside the texts' file (FORMAT): their layout and the token
+    tables of each line (here, and in the builder process: reader.store.index_builder)."""
+    return (length, starts, ends, {line: tokens[line].state() for line in (0, 1, None)})
+
+
 class Saving:
     """Takes up the texts and token indexes saved for exactly these papers, or
     saves them once built. Gives up (for this session) once the catalogue changes
@@ -152,8 +158,8 @@ class Saving:
             return True
         if self._saving is None:
             file, length, starts, ends = texts.saved_form()
-            state = (length, starts, ends, {line: tokens[line].state() for line in (0, 1, None)})
-            self._saving = self._store.save(self._digest.value, file, length, state)
+            self._saving = self._store.save(self._digest.value, file, length,
+                                            saved_state(length, starts, ends, tokens))
         for _ in self._saving:
             if deadline is not None and time.perf_counter() > deadline:
                 return False

@@ -24,7 +24,7 @@ from reader.core.text import search_key
 
 
 class Record(Protocol):
-    """What a query looks at for one paper (see reader.core.index.make_record)."""
+    """What a query looks at for one paper (see reader.core.search_text.make_record)."""
 
     #: search keys of authors, title, abstract (source and TeX symbols), tags, note, highlights
     text: str

@@ -18,6 +18,7 @@ import sys
 import time
 import weakref
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 from itertools import compress, repeat
 from operator import add, sub
@@ -210,20 +211,16 @@ class CatalogueTexts:
             return 0
         self.build(None)
         n, changed = len(self._papers), self._changed
-        which = rids(cand, n)
+        which = rids(cand, n)  # ascending
         found: list[int] = []
+        part = self.part(line)
         if changed:
-            part = self.part(line)
             found += (r for r in which if r in changed and term in part(r))
             which = [r for r in which if r not in changed]
         i = 0
         while i < len(which):  # a slice of READ_RECORDS records at a time
-            first = which[i]
-            j = i
-            while j < len(which) and which[j] < first + READ_RECORDS:
-                j += 1
+            j = bisect_left(which, which[i] + READ_RECORDS, i)
             if j - i <= READ_ALONE_MAX:
-                part = self.part(line)
                 found += (r for r in which[i:j] if term in part(r))
             else:
                 found += self._scan_slice(term, which[i:j], line)

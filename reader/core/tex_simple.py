@@ -53,8 +53,7 @@ def simple(src: str, other_math: OtherMath | None = None) -> list[Piece] | None:
     while pos < len(src):
         m = _TEXT.match(src, pos)
         if m is None:
-            end = math_end(src, pos) if other_math is not None else None
-            if other_math is None or end is None:
+            if other_math is None or (end := math_end(src, pos)) is None:
                 return None
             pieces = other_math(src[pos:end])
             if pieces is None:

@@ -13,6 +13,7 @@ import os
 import sys
 from typing import Any, cast
 
+from reader.core.index_saving import saved_state
 from reader.core.models import Paper
 from reader.core.record_texts import CatalogueTexts
 from reader.core.tokens import TokenIndex
@@ -50,7 +51,7 @@ def build(folder: str, name: str, digest: bytes, count: int, length: int, texts_
     tokens = {line: TokenIndex(count, texts.part(line, ahead=True)) for line in (0, 1, None)}
     for line_tokens in tokens.values():
         line_tokens.step(None)
-    state = (length, starts, ends, {line: tokens[line].state() for line in (0, 1, None)})
+    state = saved_state(length, starts, ends, tokens)
     del tokens
     for _ in SearchCache.named(folder, name).save(digest, texts_file, length, state):
         pass

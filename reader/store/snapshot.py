@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reader.core.models import Paper, paper_from_row, paper_row
-from reader.store.cachefile import STALE_TEMP_S, library_name, write_in_steps  # noqa: F401 (STALE_TEMP_S: tests)
+from reader.store.cachefile import library_name, write_in_steps
 
 ENV_VAR = "READER_CACHE_DIR"
 #: catalogues smaller than this open fast enough from papers.json

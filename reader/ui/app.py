@@ -150,7 +150,7 @@ def _search_index(opened: OpenedLibrary) -> SearchIndex:
     return SearchIndex(opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
 
 
-def _later_steps(app: App, preview_held: bool = False) -> Iterator[None]:
+def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     """What start-up leaves for after the first paint, one step per event-loop turn
     (all at once before the user's first input: see AfterFirstPaint), then the
     preloads while idle."""

@@ -63,10 +63,6 @@ class WhenIdle(QObject):
         qapp.installEventFilter(self)
         self._quiet.start()
 
-    @property
-    def done(self) -> bool:
-        return self._steps is None
-
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if event.type() in INPUT:
             self._turn.stop()

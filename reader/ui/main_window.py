@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(title)
 
         # the reader pane's column is made in the splitter: moved in later, it would be
-        # restyled with all its children (the app has a style sheet) a second time
+        # polished again with all its children (its lower half has a style sheet)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         right = QWidget(self.splitter)
         self._right_layout = QVBoxLayout(right)

@@ -61,7 +61,7 @@ class NoteEditor(QWidget):
         self._paper_id = ""
         self._saved = ""
         # made inside the splitter that holds them (moved in later, each would be
-        # restyled with all its children: the app has a style sheet)
+        # restyled: the reader pane's lower half, the note's parent, has a style sheet)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.editor = NoteTextEdit(splitter)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))

@@ -116,7 +116,7 @@ class ReaderPane(QStackedWidget):
         self._empty: QTextBrowser | None = None
         self._highlight_panel: HighlightPanel | None = None
         # every widget is made inside the one that holds it: one moved in later is
-        # restyled with all its children (the app has a style sheet), a cost of start-up
+        # polished again with all its children (the lower half has a style sheet)
         page = QWidget(self)
         self.splitter = QSplitter(Qt.Orientation.Vertical, page)
         self.browser = ReadingBrowser(READING_MEASURE_PX, self.splitter)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,8 +27,10 @@ def app_icon() -> QIcon:
     return QIcon(str(resource_path(APP_ICON)))
 
 
+@functools.cache
 def stylesheet() -> str:
-    """The reader pane's style sheet (status buttons, tag chips, section labels)."""
+    """The reader pane's style sheet (status buttons, tag chips, section labels),
+    read once (the sidebar's sort button has it too)."""
     try:
         return resource_path(THEME).read_text("utf-8")
     except OSError:

@@ -200,14 +200,14 @@ class Sidebar(QWidget):
             # status:unread) shows the paper that took its place
             row = 0 if self.typing else min(old_row, len(ids) - 1)
             self.view.setCurrentIndex(self.model.index(row))
-        self.update_counts(ids)
+        self.update_counts()
         self._facet_timer.start()
         self.filtered.emit()
 
-    def update_counts(self, ids: list[str] | None = None) -> None:
-        """The counter under the list; `ids`: what it shows, if the caller has it
-        (filter()'s own list is counted from its set, not paper by paper)."""
-        ids = self._shown if ids is None else ids
+    def update_counts(self) -> None:
+        """The counter under the list: what it shows (filter()'s own list, counted from
+        its set rather than paper by paper)."""
+        ids = self._shown
         total = len(self._library)
         if self._index is None and len(ids) == total:
             read = self._library.count_status(Status.READ)

@@ -14,10 +14,9 @@ from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.query import parse
-from reader.core.search_text import make_record
 from reader.store import search_cache
 from reader.store.search_cache import SearchCache
-from tests.unit.test_index import MemoryStore
+from tests.unit.test_index import MemoryStore, reference
 
 QUERIES = ["diffusion", '"flow matching"', "author:nunez", "title:paper 1", "quokka", "theta -flow",
            "status:read", "zz"]
@@ -26,11 +25,6 @@ QUERIES = ["diffusion", '"flow matching"', "author:nunez", "title:paper 1", "quo
 def papers(count=120, word="diffusion"):
     return [Paper(f"p{i}", f"Paper {i} on {word if i % 3 else 'flow'}", ("Ana Núñez", f"B{i % 5}"),
                   f"Abstract {i} of flow matching with $\\Theta({i})$") for i in range(count)]
-
-
-def reference(lib, text):
-    query = parse(text)
-    return [pid for pid in lib.paper_ids() if query.matches(make_record(lib.paper(pid), lib.annotation(pid)))]
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reader.core.models import Paper
-from reader.store import snapshot
+from reader.store import cachefile, snapshot
 from reader.store.files import LibraryFolder
 
 
@@ -208,7 +208,7 @@ def test_what_a_crashed_write_left_is_removed_once_old(tmp_path, small_min):
     other = folder / ".tmp-another-library.bin.crashed"
     for leftover in (old, live, other):
         leftover.write_bytes(b"half a snapshot")
-    long_ago = os.stat(old).st_mtime - snapshot.STALE_TEMP_S - 60
+    long_ago = os.stat(old).st_mtime - cachefile.STALE_TEMP_S - 60
     os.utime(old, (long_ago, long_ago))
     os.utime(other, (long_ago, long_ago))
     assert LibraryFolder(tmp_path / "lib").load_papers() == made

@@ -3,31 +3,18 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reader.core import tex
 from reader.core.tex_simple import math_end
-
-SEED = Path(__file__).parents[2] / "data" / "seed_papers.json"
-SHARED = Path(__file__).parents[3] / "shared"
+from tests.unit.test_text import _corpus as text_corpus
 
 
 def _corpus() -> list[str]:
-    texts = []
-    for paper in json.loads(SEED.read_text("utf-8")):
-        texts += [paper.get("title", ""), paper.get("abstract", "")]
-    listed = SHARED / "data" / "icml2025_list.json"
-    if listed.exists():
-        texts += [p.get("title", "") for p in json.loads(listed.read_text("utf-8"))]
-    abstracts = SHARED / "seed" / "icml2025_abstracts.txt"
-    if abstracts.exists():
-        texts += abstracts.read_text("utf-8").split("\n\n")
-    return [t for t in texts if t and tex._TEXISH.search(t)]
+    """The sample's and the ICML list's texts with TeX-looking marks (test_text's corpus)."""
+    return [t for t in text_corpus() if tex._TEXISH.search(t)]
 
 
 def _agrees(text: str) -> bool:
