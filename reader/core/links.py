@@ -67,6 +67,11 @@ class TitleCatalogue:
         self._by_title: dict[str, str] = {}
         self._plain: dict[int, str] = {}
 
+    @property
+    def ready(self) -> bool:
+        """Built: a search does not wait for it."""
+        return self._haystack is not None
+
     def warm(self, seconds: float | None = None) -> bool:
         """Build for about `seconds` (None: to the end); True once built."""
         if self._haystack is not None:

@@ -71,9 +71,19 @@ class WhenIdle(QObject):
 
     def _next(self) -> None:
         if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
-            self._steps = None
-            self._turn.stop()
-            self._qapp.removeEventFilter(self)
+            self._finish()
+
+    def stop(self) -> None:
+        """No more steps (the generator is closed)."""
+        if self._steps is not None:
+            self._steps.close()
+            self._finish()
+
+    def _finish(self) -> None:
+        self._steps = None
+        self._quiet.stop()
+        self._turn.stop()
+        self._qapp.removeEventFilter(self)
 
 
 class AfterFirstPaint(QObject):

@@ -8,19 +8,23 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
+from collections.abc import Generator
+
 from PySide6.QtCore import QObject, QStringListModel, QTimer
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QCompleter
+from PySide6.QtWidgets import QApplication, QCompleter
 
 from reader.core.library import Change
 from reader.core.links import Backlinks, TitleCatalogue, plain_title
 from reader.core.query import parse
+from reader.ui.idle import WhenIdle
 from reader.ui.note_editor import NoteTextEdit
 
 if TYPE_CHECKING:
     from reader.ui.main_window import MainWindow
 
-#: how long after start-up, and for how long per event-loop pass, the title catalogue builds
+#: how long after start-up, and for how long per event-loop pass while keyboard and
+#: mouse are idle, the title catalogue builds
 WARM_DELAY_MS = 1_500
 WARM_SLICE_S = 0.006
 #: the most linking notes named in the "Mentioned in" line
@@ -111,16 +115,28 @@ class NoteLinks(QObject):
         self._pane.paper_shown.connect(self.show_backlinks)
         window.controller.library_changed.connect(self._on_change)
         self.show_backlinks(self._pane.paper_id)
-        # build the title catalogue in idle slices, after the window is up
-        self._warm_step = QTimer(self, interval=0)
-        self._warm_step.timeout.connect(self._warm)
+        # build the title catalogue after the window is up, in slices while the user is
+        # idle (at 100k papers ~350 ms in all: a slice in a keystroke's way made it late)
+        self._warming: WhenIdle | None = None
         self._warm_later = QTimer(self, singleShot=True, interval=WARM_DELAY_MS)
-        self._warm_later.timeout.connect(self._warm_step.start)
+        self._warm_later.timeout.connect(self._start_warming)
         self._warm_later.start()
 
-    def _warm(self) -> None:
-        if self.catalogue.warm(WARM_SLICE_S):
-            self._warm_step.stop()
+    def _start_warming(self) -> None:
+        qapp = QApplication.instance()
+        assert isinstance(qapp, QApplication)
+        self._warming = WhenIdle(qapp, self, self._warm_steps())
+
+    def _warm_steps(self) -> Generator[None, None, None]:
+        while not self.catalogue.warm(WARM_SLICE_S):
+            yield
+
+    def _stop_warming(self) -> None:
+        self._warm_later.stop()
+        if self._warming is not None:
+            self._warming.stop()
+            self._warming.deleteLater()
+            self._warming = None
 
     def follow(self, path: str) -> bool:
         """Select the paper a `paper:` link names (the url path: the quoted title)."""
@@ -167,8 +183,8 @@ class NoteLinks(QObject):
 
     def _on_change(self, change: Change) -> None:
         if "papers" in change.fields:
+            self._stop_warming()
             self.catalogue.invalidate()
-            self._warm_step.stop()
             self._warm_later.start()
         if "note" in change.fields:
             self.backlinks.update(change.paper_ids)

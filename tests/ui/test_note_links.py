@@ -215,3 +215,28 @@ def test_a_title_with_brackets_is_inserted_as_a_working_link(qtbot, app, links):
     assert href.startswith("paper:ExLM")
     assert app.window.pane.paper_id == "mask"
     assert app.window.pane.backlinks.text().startswith("Mentioned in 1 note: ")
+
+
+def test_the_title_catalogue_is_built_while_the_user_is_idle(qtbot, app, monkeypatch):
+    from reader.ui.idle import WhenIdle
+
+    monkeypatch.setattr(note_links, "WARM_DELAY_MS", 0)
+    links = note_links.NoteLinks(app.window)
+    built: list[bool] = []
+    real_warm = links.catalogue.warm
+    monkeypatch.setattr(links.catalogue, "warm", lambda seconds=None: built.append(real_warm(seconds)) or built[-1])
+    view = app.window.sidebar.view
+    for _ in range(4):  # keys keep putting it off: no slice in the way of a keystroke
+        qtbot.keyClick(view, Qt.Key.Key_J)
+        qtbot.wait(WhenIdle.QUIET_MS // 3)
+    assert built == []
+    qtbot.waitUntil(lambda: built == [True])  # then a pause
+    assert links.catalogue.find(title(app, ERWIN)) == ERWIN
+    # new papers: built again, again once the user pauses
+    app.controller.library.add_papers([Paper(id="later", title="A Later Paper")])
+    built.clear()
+    qtbot.keyClick(view, Qt.Key.Key_J)
+    qtbot.wait(WhenIdle.QUIET_MS // 3)
+    assert built == []
+    qtbot.waitUntil(lambda: built == [True])
+    assert links.catalogue.find("A Later Paper") == "later"
