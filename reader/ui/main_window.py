@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 from reader.ui.controller import PaperController
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
-from reader.ui.theme import Appearance
+from reader.ui.theme import Appearance, flat_scroll_bars
 from reader.ui.transfer import Transfers, dropped_files, show_report
 
 if TYPE_CHECKING:
@@ -86,6 +86,9 @@ class MainWindow(QMainWindow):
         self._save_warning: QMessageBox | None = None
         self.setAcceptDrops(True)
         self.statusBar().setSizeGripEnabled(False)
+        # the bars the first paint may show; the rest after it (finish_setup)
+        flat_scroll_bars(self.sidebar.view.verticalScrollBar(), self.pane.browser.verticalScrollBar(),
+                         self.sidebar.facets.verticalScrollBar())
         self.resize(1280, 800)
 
     # -- the rest of the window, after the first paint ------------------------------------
@@ -98,7 +101,8 @@ class MainWindow(QMainWindow):
         """Run the next step of finish_setup(); True when there is more to do."""
         if self._setup_steps is None:
             self._setup_steps = [self._build_actions, self._build_triage, self._build_menus,
-                                 self._install_highlights, self._install_note_links]
+                                 self._install_highlights, self._install_note_links,
+                                 lambda: flat_scroll_bars(self)]
         if self._setup_steps and not self._in_step:
             self._in_step = True
             try:

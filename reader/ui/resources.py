@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 APP_ICON = "icons/paper-reader.svg"
 THEME = "themes/reader_pane.qss"
+SCROLL_BARS = "themes/scroll_bars.qss"
 
 
 def resource_path(name: str) -> Path:
@@ -28,11 +29,11 @@ def app_icon() -> QIcon:
 
 
 @functools.cache
-def stylesheet() -> str:
-    """The reader pane's style sheet (status buttons, tag chips, section labels),
-    read once (the sidebar's sort button has it too)."""
+def stylesheet(name: str = THEME) -> str:
+    """A style sheet, read once: by default the reader pane's (status buttons, tag
+    chips, section labels; the sidebar's sort button has it too)."""
     try:
-        return resource_path(THEME).read_text("utf-8")
+        return resource_path(name).read_text("utf-8")
     except OSError:
         return ""
 

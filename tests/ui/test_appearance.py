@@ -119,3 +119,28 @@ def test_the_paper_count_is_quiet_but_readable(app):
     # 1.7:1), 5:1 in the dark one
     assert (light + 0.05) / (dark + 0.05) >= 3.5
     assert shown != label.palette().color(QPalette.ColorRole.WindowText)  # quieter than the text
+
+
+def test_scroll_bars_are_flat_in_the_themes_colours(qtbot, app):
+    from PySide6.QtWidgets import QScrollBar
+
+    w = app.window
+    w.show()
+    qtbot.waitExposed(w)
+    bar = w.sidebar.view.verticalScrollBar()
+    assert bar.isVisible() and bar.maximum() > 0  # 19 rows do not fit
+    bar.setValue(0)
+    for theme in (w.actions.theme_light, w.actions.theme_dark):
+        theme.trigger()
+        QApplication.processEvents()
+        image = bar.grab().toImage()
+        palette = bar.palette()
+        # the handle at the top in the palette's Mid, the groove below it the Base:
+        # plain colours (Fusion's are gradients, ~0.8 ms a paint)
+        assert image.pixelColor(bar.width() // 2, 12) == palette.color(QPalette.ColorRole.Mid)
+        assert image.pixelColor(bar.width() // 2, bar.height() - 4) == palette.color(QPalette.ColorRole.Base)
+    assert window_lightness() < 80
+    # every scroll bar of the window, once it is set up
+    w.finish_setup()
+    bars = w.findChildren(QScrollBar)
+    assert len(bars) >= 10 and all(b.styleSheet() for b in bars)
