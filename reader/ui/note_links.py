@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Generator
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
-
-from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QStringListModel, QTimer
 from PySide6.QtGui import QTextCursor
