@@ -164,18 +164,31 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
     backup_timer.timeout.connect(lambda: _backup(app.opened, app.controller, "hourly"))
     backup_timer.start()
-    # the search index, then its token tables a few ms at a time while idle; then
-    # freeze again what it built
-    index = window.sidebar.stop_waiting_for_index()
-    yield
-    warm = QTimer(window, interval=0)
-    warm.timeout.connect(lambda: index.warm(0.008) and (warm.stop(), gc.freeze()))
-    warm.start()
+    # the search index, made and warmed a step at a time: not by these steps, which
+    # the user's first click or key runs at once (it needs no index; a search or a
+    # facet count makes it at once)
+    window.sidebar.stop_waiting_for_index()
+    IdleSteps(window, _index_steps(window.sidebar))
     # not owed to the first input: a first key pressed early waited ~200 ms for
     # Markdown (the first note's preview) and pylatexenc to load
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication)
     WhenIdle(qapp, window, _preloads(app, preview_held))
+
+
+def _index_steps(sidebar: Sidebar) -> Generator[None, None, None]:
+    """Make the search index, then build (or take up) its token tables a few ms at a
+    time; then freeze again what it built."""
+    if not sidebar.index_made:
+        import reader.core.index  # noqa: F401  (~60 ms of modules: a step of its own)
+        import reader.store.search_cache  # noqa: F401
+
+        yield
+    index = sidebar.index  # ~0.2 s at 100k papers
+    yield
+    while not index.warm(0.008):
+        yield
+    gc.freeze()
 
 
 def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QApplication, QCompleter
 
 from reader.core.library import Change
 from reader.core.links import Backlinks, TitleCatalogue, plain_title
-from reader.core.query import parse
 from reader.ui.idle import WhenIdle
 from reader.ui.note_editor import NoteTextEdit
 
@@ -106,8 +105,7 @@ class NoteLinks(QObject):
         self._sidebar = window.sidebar
         self._pane = window.pane
         self.catalogue = TitleCatalogue(self._library)
-        index = window.controller.index
-        self.backlinks = Backlinks(self._library, lambda: index.filter(parse("has:note")))
+        self.backlinks = Backlinks(self._library)
         self.completer = TitleCompleter(self._pane.note_editor.editor, self.catalogue, self)
         self._pane.note_editor.preview.paper_link_activated.connect(self.follow)
         self._pane.backlinks.linkActivated.connect(self._on_backlink)

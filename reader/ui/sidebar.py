@@ -224,11 +224,10 @@ class Sidebar(QWidget):
             return  # the window counts them once it has made the index (reader.ui.app)
         self.refresh_facets()
 
-    def stop_waiting_for_index(self) -> SearchIndex:
-        """Make the index now, and the facet counts soon (they waited for it)."""
+    def stop_waiting_for_index(self) -> None:
+        """Count the facets soon (they waited for the first paint), making the index."""
         self.index_waits = False
         self.schedule_facets()
-        return self.index
 
     def refresh_facets(self) -> None:
         """Recount the facets over what the search box matches (debounced: this is
