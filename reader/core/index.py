@@ -33,6 +33,8 @@ TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
 #: more papers than this edited since the token indexes were built: build them anew
 UNCOVERED_MAX = 2_000
+#: annotations taken in per look at the clock (~1 ms)
+SETTLE_CHUNK = 200
 
 
 class SearchIndex:
@@ -82,12 +84,17 @@ class SearchIndex:
                 pending.append((r, ann))
         self._pending = pending
 
-    def _settle(self) -> None:
-        """Take in the annotations rebuild() left for later."""
-        if self._pending:
-            pending, self._pending = self._pending, []
-            for r, ann in pending:
+    def _settle(self, deadline: float | None = None) -> bool:
+        """Take in the annotations rebuild() left for later, until `deadline` (None:
+        all); True once all are."""
+        pending = self._pending
+        while pending:
+            for r, ann in pending[-SETTLE_CHUNK:]:
                 self._annotate(r, self._papers[r], ann)
+            del pending[-SETTLE_CHUNK:]
+            if deadline is not None and pending and time.perf_counter() > deadline:
+                return False
+        return True
 
     def _annotate(self, r: int, paper: Paper, ann: Annotation) -> None:
         self._status[r] = _STATUS[ann.status.value]
@@ -150,12 +157,21 @@ class SearchIndex:
             if tokens.ready and (self._alive & ~tokens.covered).bit_count() > max(UNCOVERED_MAX, n // 8):
                 del self._tokens[line]  # too much is left to scanning: warm() builds it again
 
+    def prepare(self, seconds: float | None = None) -> bool:
+        """Take in the annotations and build (or take up) the texts for up to `seconds`
+        (None: all); True once a search waits for neither (a search not yet ready does
+        them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        return self._prepared(deadline)
+
+    def _prepared(self, deadline: float | None) -> bool:
+        return self._settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
+
     def warm(self, seconds: float | None = None) -> bool:
         """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
         deadline = None if seconds is None else time.perf_counter() + seconds
-        self._settle()
         texts = self._texts
-        if not self._take_up(deadline) or not texts.build(deadline):
+        if not self._prepared(deadline):
             return False
         if len(self._ids) < TOKEN_INDEX_MIN:
             return True

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: facet counts are one linear pass over the results: done once typing pauses
 FACET_REFRESH_MS = 150
+#: the search's preparation done per event-loop turn while a typed query waits for it
+PREPARE_SLICE_S = 0.010
 #: the colour of the note under the search box when a query falls back to plain words
 HINT_COLOUR = "#b26b00"
 
@@ -166,11 +168,27 @@ class Sidebar(QWidget):
         return " ".join(p for p in (self.search.text().strip(), self.facets.query()) if p)
 
     def _typed(self) -> None:
+        if self._search_waits():
+            return
         self.typing = True
         try:
             self.apply_filters()
         finally:
             self.typing = False
+
+    def _search_waits(self) -> bool:
+        """True while the search is not ready for the query typed, after a step of
+        its preparation (the typed query runs once it is): typing right after the
+        window opened waits for no more than a step (~10 ms, ~0.2 s for the step that
+        makes the index of 100k papers) between keys, not for it all (~1 s)."""
+        if not (self.search.text().strip() or self.facets.query()):
+            return False
+        if self._index is not None and self._index.prepare(PREPARE_SLICE_S):
+            return False
+        self.index  # noqa: B018  (made by the first step)
+        self.count_label.setText("Searching…")
+        self._typing.start()  # the next step, or the query, next turn
+        return True
 
     def apply_filters(self) -> None:
         """Refill the list from the current query and facets, keeping the selection."""
@@ -222,6 +240,10 @@ class Sidebar(QWidget):
     def _facets_due(self) -> None:
         if self.index_waits and not self.index_made:
             return  # the window counts them once it has made the index (reader.ui.app)
+        if self._index is None or not self._index.prepare(PREPARE_SLICE_S):
+            self.index  # noqa: B018  (made by the first step)
+            self._facet_timer.start()  # counted once the index is ready: no long pause
+            return
         self.refresh_facets()
 
     def stop_waiting_for_index(self) -> None:

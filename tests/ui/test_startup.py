@@ -380,3 +380,29 @@ def test_setting_up_the_window_makes_no_search_index(qtbot, tmp_path):
     assert w.pane.backlinks.text().startswith("Mentioned in 1 note: ")
     assert not w.sidebar.index_made
 
+
+def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_path, monkeypatch):
+    # at 100k papers the search is ~1 s from ready when the window opens (saved indexes
+    # taken up, texts built): each key waits for a step of that at most
+    from reader.core import record_texts
+    from reader.ui import sidebar as sidebar_module
+
+    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)  # a step: one paper's text
+    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
+    app = _build(qtbot, tmp_path)
+    sidebar = app.window.sidebar
+    steps: list[int] = []
+    real_build = record_texts.CatalogueTexts.build
+    monkeypatch.setattr(record_texts.CatalogueTexts, "build",
+                        lambda self, deadline: steps.append(self.built) or real_build(self, deadline))
+    qtbot.keyClicks(sidebar.search, "distil")
+    for _ in range(3):
+        QApplication.processEvents()
+    assert sidebar.search.text() == "distil" and sidebar.model.rowCount() == 19  # typed; not yet searched
+    assert sidebar.count_label.text() == "Searching…"
+    qtbot.keyClicks(sidebar.search, "lation")
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() < 19)
+    library = app.controller.library
+    assert sidebar.model.ids() == [p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()]
+    assert sidebar.count_label.text().startswith(f"{sidebar.model.rowCount()} of 19 papers")
+    assert len(steps) > 10  # the texts were built a paper per turn, keys between them
