@@ -96,7 +96,9 @@ class TokenIndex:
         self._post: defaultdict[bytes, array[int]] = defaultdict(functools.partial(array, "I"))
         self._finishing: list[bytes] | None = None
         self.frequent: list[bytes] = []
-        self.frequent_bits: list[int] = []
+        #: each frequent token's records, as a bitset (or, as loaded by from_state(), the
+        #: bytes of one, made a bitset by its first use)
+        self.frequent_bits: list[int | bytes] = []
         self.blob = b""  # the rare tokens, one per line; token t starts at starts[t]
         self.starts: array[int] = array("I")
         self.offsets: array[int] = array("I")  # token t's records: flat[offsets[t]:offsets[t + 1]]
@@ -135,7 +137,7 @@ class TokenIndex:
         """What a built index is, in types marshal writes (for from_state())."""
         assert self.ready
         size = (self.n + 7) // 8  # each frequent token's bitset, as bytes: memory copies to save and load
-        bits = b"".join(b.to_bytes(size, "little") for b in self.frequent_bits)
+        bits = b"".join(b if type(b) is bytes else b.to_bytes(size, "little") for b in self.frequent_bits)
         return (self.n, self.frequent, bits, self.blob, self.starts.tobytes(), self.offsets.tobytes(),
                 self.flat.tobytes())
 
@@ -149,8 +151,9 @@ class TokenIndex:
             raise ValueError("not a token index")
         tokens = cls(n, lambda r: b"")
         tokens.frequent, tokens.blob = list(frequent), blob
-        from_bytes = int.from_bytes
-        tokens.frequent_bits = [from_bytes(bits[i : i + size], "little") for i in range(0, len(bits), size)]
+        # copies, not bitsets yet: ~0.1 s of int.from_bytes at 100k papers, in the way of
+        # the first search after opening; a search makes bitsets of those it reads
+        tokens.frequent_bits = [bits[i : i + size] for i in range(0, len(bits), size)]
         tokens.starts.frombytes(starts)
         tokens.offsets.frombytes(offsets)
         tokens.flat.frombytes(flat)
@@ -162,8 +165,11 @@ class TokenIndex:
 
     def match(self, term: bytes, cand: int, scan: Callable[[bytes, int], int]) -> int:
         """The records of `cand` with a token containing `term` (no whitespace in it)."""
-        found = 0
-        for bits in compress(self.frequent_bits, map(contains, self.frequent, repeat(term))):
+        found, frequent_bits = 0, self.frequent_bits
+        for i in compress(range(len(frequent_bits)), map(contains, self.frequent, repeat(term))):
+            bits = frequent_bits[i]
+            if type(bits) is bytes:
+                bits = frequent_bits[i] = int.from_bytes(bits, "little")
             found |= bits
         found &= cand
         rest = cand & ~found

@@ -197,3 +197,22 @@ def test_edits_while_the_builder_works_are_searched_right_and_a_failed_builder_i
         warm_in_slices(index)
         for text in QUERIES:
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (builder, text)
+
+
+def test_taken_up_token_tables_become_bitsets_as_searches_read_them():
+    from reader.core.tokens import TokenIndex
+
+    texts = [b"paper %d on flow matching%s" % (i, b" diffusion" if i % 3 else b"") for i in range(300)]
+    built = TokenIndex(len(texts), texts.__getitem__)
+    assert built.step(None) and built.frequent
+    loaded = TokenIndex.from_state(built.state())
+    assert all(type(b) is bytes for b in loaded.frequent_bits)  # nothing converted on taking up
+
+    def scan(term, bits):
+        return sum(1 << r for r in range(len(texts)) if bits >> r & 1 and term in texts[r])
+
+    everything = (1 << len(texts)) - 1
+    for term in (b"flow", b"diff", b"paper", b"7", b"zz"):
+        assert loaded.match(term, everything, scan) == built.match(term, everything, scan) == scan(term, everything)
+    assert {type(b) for b in loaded.frequent_bits} == {int, bytes}  # those read, and the rest
+    assert loaded.state() == built.state()  # saved again just the same
