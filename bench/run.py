@@ -351,8 +351,10 @@ def child_import(source: Path, folder: Path) -> dict[str, Any]:
 
 #: set: a child leaves as soon as it has printed (bench/coldstart.py --instructions)
 EXIT_AT_ONCE = "READER_BENCH_EXIT_AT_ONCE"
-#: fresh processes of each kind (bare window, the same with fewer widgets, cold start)
-COLD_RUNS = 5
+#: fresh processes of each kind (bare window, the same with fewer widgets, cold start):
+#: the machine runs at two speeds by turns (seen here: every phase of a start 1.4x
+#: slower in the slow one), so the min and median of enough of them
+COLD_RUNS = 9
 #: the children's cache folder (snapshots of big catalogues, reader.store.snapshot)
 CACHE: Path | None = None
 
