@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         for menu in MENUS:  # the titles now (the layout does not move later), items later
             bar.addMenu(menu)
 
+        appearance.theme_applied.connect(lambda _mode: self.pane.restyle())
         controller.save_failed.connect(self._save_failed)
         controller.saved_again.connect(lambda: self.statusBar().showMessage("All edits saved.", 10_000))
         transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))

@@ -130,6 +130,7 @@ class ReaderPane(QStackedWidget):
         self.browser.customContextMenuRequested.connect(self._browser_menu)
         self._paper: Paper | None = None
         self._search_marks: list[QTextEdit.ExtraSelection] = []
+        self._terms: Sequence[str] = ()
 
         lower = QWidget(self.splitter)
         self.status_buttons = QButtonGroup(page)
@@ -247,8 +248,17 @@ class ReaderPane(QStackedWidget):
         self.setCurrentWidget(self._page)
         self.paper_shown.emit(paper.id)
 
+    def restyle(self) -> None:
+        """Read the shown page and note preview again (a new theme): their links took
+        the palette's link colour when their HTML was read."""
+        if self._paper is not None and self._paper_id:
+            self.browser.set_page(paper_html(self._paper))
+            self.mark_terms(self._terms)
+        self.note_editor.render_preview()
+
     def mark_terms(self, terms: Sequence[str]) -> None:
         """Mark where the search's words occur in the title and abstract."""
+        self._terms = terms
         marks = []
         if terms:  # (the text classes load with the first search, not at start-up)
             from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor

@@ -144,3 +144,30 @@ def test_scroll_bars_are_flat_in_the_themes_colours(qtbot, app):
     w.finish_setup()
     bars = w.findChildren(QScrollBar)
     assert len(bars) >= 10 and all(b.styleSheet() for b in bars)
+
+
+def test_links_on_the_page_shown_take_the_new_themes_colour(qtbot, app):
+    w = app.window
+    pane = w.pane
+    pane.note_editor.editor.setPlainText("See [the paper](https://example.org/)")
+    pane.note_editor.render_preview()
+    for theme in (w.actions.theme_light, w.actions.theme_dark, w.actions.theme_light):
+        theme.trigger()
+        link = QApplication.palette().color(QPalette.ColorRole.Link)
+        for browser in (pane.browser, pane.note_editor.preview):  # the abstract's page, the note's
+            colours = {fmt.foreground().color().name() for fmt in _link_formats(browser.document())}
+            assert colours == {link.name()}, (theme.text(), browser)
+    assert pane.note_editor.editor.toPlainText() == "See [the paper](https://example.org/)"  # kept
+
+
+def _link_formats(doc):
+    block, found = doc.begin(), []
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            if fmt.anchorHref():
+                found.append(fmt)
+            it += 1
+        block = block.next()
+    return found
