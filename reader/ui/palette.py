@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.ui.theme import flat_scroll_bars
+
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -96,6 +98,7 @@ class CommandPalette(QDialog):
         self.list = QListView(self)
         self.list.setModel(self.model)
         self.list.setAccessibleName("Matching commands")
+        flat_scroll_bars(self.list)
         layout = QVBoxLayout(self)
         layout.addWidget(self.entry)
         layout.addWidget(self.list)
@@ -150,6 +153,7 @@ class CheatSheet(QDialog):
                 self.table.setItem(row, col, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setStretchLastSection(True)
+        flat_scroll_bars(self.table)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         self.resize(560, 520)

@@ -30,6 +30,7 @@ from reader.ui import resources
 from reader.ui.browser import ReadingBrowser
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
+from reader.ui.theme import flat_scroll_bars
 
 if TYPE_CHECKING:
     from reader.ui.highlight_list import HighlightPanel
@@ -193,6 +194,7 @@ class ReaderPane(QStackedWidget):
             self._empty = QTextBrowser(self)
             self._empty.setObjectName("emptyState")
             self._empty.setAccessibleName("No paper selected")
+            flat_scroll_bars(self._empty)
             self.addWidget(self._empty)
         return self._empty
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from reader.core.library import Library
 from reader.ui.commands import _SnapshotCommand
 from reader.ui.controller import PaperController
+from reader.ui.theme import flat_scroll_bars
 
 MAX_COLOURED = 9
 TAG_ROLE = Qt.ItemDataRole.UserRole + 20
@@ -90,6 +91,7 @@ class TagManager(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.setAccessibleName("Tags")
+        flat_scroll_bars(self.table)
         buttons = QHBoxLayout()
         self.rename_button = QPushButton("&Rename…", self)
         self.delete_button = QPushButton("&Delete", self)

@@ -1,6 +1,6 @@
 """Themes, text zoom, and accessible names."""
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -139,6 +139,12 @@ def test_scroll_bars_are_flat_in_the_themes_colours(qtbot, app):
         # plain colours (Fusion's are gradients, ~0.8 ms a paint)
         assert image.pixelColor(bar.width() // 2, 12) == palette.color(QPalette.ColorRole.Mid)
         assert image.pixelColor(bar.width() // 2, bar.height() - 4) == palette.color(QPalette.ColorRole.Base)
+        # held, the handle wears the highlight (the dark theme's Dark would vanish on its Base)
+        qtbot.mousePress(bar, Qt.MouseButton.LeftButton, pos=QPoint(bar.width() // 2, 12))
+        assert bar.isSliderDown()
+        held = bar.grab().toImage().pixelColor(bar.width() // 2, 12)
+        qtbot.mouseRelease(bar, Qt.MouseButton.LeftButton, pos=QPoint(bar.width() // 2, 12))
+        assert held == palette.color(QPalette.ColorRole.Highlight)
     assert window_lightness() < 80
     # every scroll bar of the window, once it is set up
     w.finish_setup()
