@@ -124,7 +124,9 @@ class Sidebar(QWidget):
         self._facet_timer = QTimer(self, singleShot=True, interval=FACET_REFRESH_MS)
         self._facet_timer.timeout.connect(self._facets_due)
         self.search.textChanged.connect(lambda _text: self._typing.start())
-        self.facets.facets_changed.connect(self.apply_filters)
+        self._choosing = QTimer(self, singleShot=True, interval=0)
+        self._choosing.timeout.connect(self._facets_chosen)
+        self.facets.facets_changed.connect(self._facets_chosen)
         self.sort_combo.currentIndexChanged.connect(lambda _i: self.resort())
         self.sort_order.toggled.connect(lambda _on: self.resort())
         self.resort()
@@ -176,19 +178,32 @@ class Sidebar(QWidget):
         finally:
             self.typing = False
 
-    def _search_waits(self) -> bool:
+    def _search_waits(self, again: QTimer | None = None) -> bool:
         """True while the search is not ready for the query typed, after a step of
         its preparation (the typed query runs once it is): typing right after the
         window opened waits for no more than a step (~10 ms, ~0.2 s for the step that
         makes the index of 100k papers) between keys, not for it all (~1 s)."""
-        if not (self.search.text().strip() or self.facets.query()):
+        if not (self.search.text().strip() or self.facets.query()) or self._search_ready():
             return False
-        if self._index is not None and self._index.prepare(PREPARE_SLICE_S):
-            return False
-        self.index  # noqa: B018  (made by the first step)
         self.count_label.setText("Searching…")
-        self._typing.start()  # the next step, or the query, next turn
+        (again or self._typing).start()  # the next step, or the query, next turn
         return True
+
+    def _facets_chosen(self) -> None:
+        """A facet chosen (or left): filter, once the search is ready, as for typing."""
+        if not self._search_waits(self._choosing):
+            self.apply_filters()
+
+    def _search_ready(self) -> bool:
+        """True if the index is ready to search; else a step of making it ready."""
+        if self._index is None:
+            self.index  # noqa: B018  (made: the first step)
+        return self._index is not None and self._index.prepare(PREPARE_SLICE_S)
+
+    @property
+    def search_pending(self) -> bool:
+        """A typed query (or facet choice) waits for its turn, or for the search."""
+        return self._typing.isActive() or self._choosing.isActive()
 
     def apply_filters(self) -> None:
         """Refill the list from the current query and facets, keeping the selection."""
@@ -239,15 +254,15 @@ class Sidebar(QWidget):
 
     def _facets_due(self) -> None:
         if self.index_waits and not self.index_made:
-            return  # the window counts them once it has made the index (reader.ui.app)
-        if self._index is None or not self._index.prepare(PREPARE_SLICE_S):
-            self.index  # noqa: B018  (made by the first step)
+            return  # counted once the window has painted (stop_waiting_for_index)
+        if not self._search_ready():
             self._facet_timer.start()  # counted once the index is ready: no long pause
             return
         self.refresh_facets()
 
     def stop_waiting_for_index(self) -> None:
-        """Count the facets soon (they waited for the first paint), making the index."""
+        """Count the facets soon: they waited for the first paint (the count makes
+        the index, if nothing did before)."""
         self.index_waits = False
         self.schedule_facets()
 

@@ -406,3 +406,21 @@ def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_p
     assert sidebar.model.ids() == [p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()]
     assert sidebar.count_label.text().startswith(f"{sidebar.model.rowCount()} of 19 papers")
     assert len(steps) > 10  # the texts were built a paper per turn, keys between them
+
+
+def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path, monkeypatch):
+    from reader.core import record_texts
+    from reader.ui import sidebar as sidebar_module
+
+    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)
+    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
+    app = _build(qtbot, tmp_path)
+    sidebar = app.window.sidebar
+    read = sidebar.current_id()
+    app.controller.set_status(Status.READ, [read])
+    assert sidebar.facets.select_key(("status", "unread"), add=True)
+    assert sidebar.search_pending and sidebar.count_label.text() == "Searching…"
+    assert sidebar.model.rowCount() == 19  # not yet: no pause for the whole preparation
+    qtbot.waitUntil(lambda: not sidebar.search_pending)
+    assert sidebar.model.rowCount() == 18 and read not in sidebar.model.ids()
+    assert sidebar.count_label.text() == "18 of 19 papers · 0 read"  # (of those shown)

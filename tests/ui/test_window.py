@@ -417,7 +417,7 @@ def test_a_search_that_matches_after_one_that_matched_nothing_shows_its_best_mat
 def test_a_paper_that_leaves_a_filtered_list_gives_its_place_to_the_next(qtbot, app):
     w = app.window
     qtbot.keyClicks(w.sidebar.search, "status:unread")
-    qtbot.waitUntil(lambda: w.sidebar.typing is False and w.sidebar.query_text() == "status:unread")
+    qtbot.waitUntil(lambda: not w.sidebar.search_pending and w.sidebar.query_text() == "status:unread")
     click_row(qtbot, app, 2)
     following = w.sidebar.model.id_at(3)
     app.controller.set_status(Status.READ)
