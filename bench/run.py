@@ -299,8 +299,8 @@ def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
         out["snapshot_idle_ms"] = round((time.perf_counter() - start) * 1000)
     if not interact:
         return out
-    index = app.controller.index
     if warm:  # what idle time does after the first paint
+        index = app.controller.index
         start = time.perf_counter()
         while not index.warm(0.008):
             qapp.processEvents()

@@ -157,21 +157,18 @@ class SearchIndex:
             if tokens.ready and (self._alive & ~tokens.covered).bit_count() > max(UNCOVERED_MAX, n // 8):
                 del self._tokens[line]  # too much is left to scanning: warm() builds it again
 
-    def prepare(self, seconds: float | None = None) -> bool:
+    def prepare(self, seconds: float | None = None, deadline: float | None = None) -> bool:
         """Take in the annotations and build (or take up) the texts for up to `seconds`
-        (None: all); True once a search waits for neither (a search not yet ready does
-        them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        return self._prepared(deadline)
-
-    def _prepared(self, deadline: float | None) -> bool:
+        (or until `deadline`; neither: all); True once a search waits for neither (a
+        search not yet ready does them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
+        deadline = deadline if seconds is None else time.perf_counter() + seconds
         return self._settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
 
     def warm(self, seconds: float | None = None) -> bool:
         """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
         deadline = None if seconds is None else time.perf_counter() + seconds
         texts = self._texts
-        if not self._prepared(deadline):
+        if not self.prepare(deadline=deadline):
             return False
         if len(self._ids) < TOKEN_INDEX_MIN:
             return True
@@ -380,9 +377,7 @@ class SearchIndex:
             abstracts = (p.abstract for p in self._papers)
             return cand & self._derive(value, lambda: pack(bytes(map(bool, abstracts))))
         if name == "has":
-            if not value:
-                return 0
-            return cand & self._derive(("has", value), lambda: bits_of(self._has[value], n))
+            return cand & self._derive(("has", value), lambda: bits_of(self._has[value], n)) if value else 0
         if name == "tag":
             prefix = value + "/"
             tagged = self._tags.items()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from reader.core.library import Library
 from reader.core.models import Paper, normalise_title
@@ -150,21 +150,19 @@ class TitleCatalogue:
 
 
 class Backlinks:
-    """Which notes link to which titles: the notes read on first use (`noted` names
-    the papers that may have one; by default those with a note), then only the notes
-    that changed."""
+    """Which notes link to which titles: the notes read on first use, then only the
+    notes that changed."""
 
-    def __init__(self, library: Library, noted: Callable[[], Iterable[str]] | None = None) -> None:
+    def __init__(self, library: Library) -> None:
         self._library = library
-        # the annotations, not the search index: the window sets up note links before
-        # it makes the index (~0.2 s at 100k papers)
-        self._noted = noted or (lambda: [pid for pid, ann in library.annotations().items() if ann.note])
         self._links: dict[str, frozenset[str]] | None = None
 
     def _all(self) -> dict[str, frozenset[str]]:
         if self._links is None:
             self._links = {}
-            self.update(self._noted())
+            # the papers with a note, from the annotations: not through the search
+            # index, which the window makes later (~0.2 s at 100k papers)
+            self.update([pid for pid, ann in self._library.annotations().items() if ann.note])
         return self._links
 
     def update(self, paper_ids: Iterable[str]) -> None:

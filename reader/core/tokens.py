@@ -137,7 +137,7 @@ class TokenIndex:
         """What a built index is, in types marshal writes (for from_state())."""
         assert self.ready
         size = (self.n + 7) // 8  # each frequent token's bitset, as bytes: memory copies to save and load
-        bits = b"".join(b if type(b) is bytes else b.to_bytes(size, "little") for b in self.frequent_bits)
+        bits = b"".join(b if isinstance(b, bytes) else b.to_bytes(size, "little") for b in self.frequent_bits)
         return (self.n, self.frequent, bits, self.blob, self.starts.tobytes(), self.offsets.tobytes(),
                 self.flat.tobytes())
 
@@ -168,7 +168,7 @@ class TokenIndex:
         found, frequent_bits = 0, self.frequent_bits
         for i in compress(range(len(frequent_bits)), map(contains, self.frequent, repeat(term))):
             bits = frequent_bits[i]
-            if type(bits) is bytes:
+            if isinstance(bits, bytes):
                 bits = frequent_bits[i] = int.from_bytes(bits, "little")
             found |= bits
         found &= cand

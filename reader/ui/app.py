@@ -84,9 +84,9 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     synchronous TaskRunner.
 
     Only what the first paint shows is built here; the rest (the window icon, actions
-    and menu items, triage, highlighting, note links, polling, backups, index
-    warming) follows in small steps right after the first paint, or at once on the
-    user's first input."""
+    and menu items, triage, highlighting, note links, polling, backups) follows in
+    small steps right after the first paint, or at once on the user's first input;
+    the search index is made and warmed in idle steps of its own (or by a search)."""
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication), "build() needs a QApplication"
     # a big catalogue read from papers.json has its snapshot written after the first paint
@@ -142,7 +142,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
 
 def _search_index(opened: OpenedLibrary) -> SearchIndex:
     """The search index of the opened library, its tables kept in the cache folder
-    (made by the sidebar's first search or facet count, after the first paint)."""
+    (made after the first paint by its idle steps, or the first search or facet count)."""
     from reader.core.index import SearchIndex
     from reader.store.search_cache import SearchCache
     from reader.store.spill import search_texts_file

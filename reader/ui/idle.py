@@ -45,7 +45,7 @@ class IdleSteps(QObject):
         self._timer.stop()
 
 
-class WhenIdle(QObject):
+class WhenIdle(IdleSteps):
     """Runs `steps` (a generator) one step per event-loop turn while the user leaves
     keyboard and mouse alone: each input puts the next step QUIET_MS off, so a key
     waits at most for the step under way (loading Markdown, ~100 ms, is one)."""
@@ -53,36 +53,23 @@ class WhenIdle(QObject):
     QUIET_MS = 300
 
     def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[None, None, object]) -> None:
-        super().__init__(parent)
+        super().__init__(parent, steps)
+        self._timer.stop()  # from the first quiet moment on
         self._qapp = qapp
-        self._steps: Generator[None, None, object] | None = steps
         self._quiet = QTimer(self, singleShot=True, interval=self.QUIET_MS)
-        self._turn = QTimer(self, interval=0)
-        self._quiet.timeout.connect(self._turn.start)
-        self._turn.timeout.connect(self._next)
+        self._quiet.timeout.connect(self._timer.start)
         qapp.installEventFilter(self)
         self._quiet.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if event.type() in INPUT:
-            self._turn.stop()
+            self._timer.stop()
             self._quiet.start()
         return False
 
-    def _next(self) -> None:
-        if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
-            self._finish()
-
-    def stop(self) -> None:
-        """No more steps (the generator is closed)."""
-        if self._steps is not None:
-            self._steps.close()
-            self._finish()
-
     def _finish(self) -> None:
-        self._steps = None
+        super()._finish()
         self._quiet.stop()
-        self._turn.stop()
         self._qapp.removeEventFilter(self)
 
 

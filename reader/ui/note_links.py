@@ -122,7 +122,8 @@ class NoteLinks(QObject):
     def _start_warming(self) -> None:
         qapp = QApplication.instance()
         assert isinstance(qapp, QApplication)
-        self._warming = WhenIdle(qapp, self, self._warm_steps())
+        if not self.catalogue.ready:  # (built by a use meanwhile)
+            self._warming = WhenIdle(qapp, self, self._warm_steps())
 
     def _warm_steps(self) -> Generator[None, None, None]:
         while not self.catalogue.warm(WARM_SLICE_S):

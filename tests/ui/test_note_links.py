@@ -226,6 +226,7 @@ def test_the_title_catalogue_is_built_while_the_user_is_idle(qtbot, app, monkeyp
     real_warm = links.catalogue.warm
     monkeypatch.setattr(links.catalogue, "warm", lambda seconds=None: built.append(real_warm(seconds)) or built[-1])
     view = app.window.sidebar.view
+    qtbot.waitUntil(lambda: links._warming is not None)  # waiting for a pause
     for _ in range(4):  # keys keep putting it off: no slice in the way of a keystroke
         qtbot.keyClick(view, Qt.Key.Key_J)
         qtbot.wait(WhenIdle.QUIET_MS // 3)
@@ -235,6 +236,7 @@ def test_the_title_catalogue_is_built_while_the_user_is_idle(qtbot, app, monkeyp
     # new papers: built again, again once the user pauses
     app.controller.library.add_papers([Paper(id="later", title="A Later Paper")])
     built.clear()
+    qtbot.waitUntil(lambda: links._warming is not None)
     qtbot.keyClick(view, Qt.Key.Key_J)
     qtbot.wait(WhenIdle.QUIET_MS // 3)
     assert built == []

@@ -287,6 +287,31 @@ def test_what_the_user_wrote_is_found_before_any_warming():
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (first, text)
 
 
+
+def test_annotations_taken_in_a_slice_at_a_time_and_edits_between_slices(monkeypatch):
+    """prepare() takes the annotations in a few at a time: edits between its slices,
+    and searches before it is done, see what the user wrote last."""
+    monkeypatch.setattr(index_module, "SETTLE_CHUNK", 1)
+    for edit in ("note", "tags", "status"):
+        lib = make_library(PAPERS, ANNOTATIONS)
+        index = SearchIndex(lib)
+        lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
+        assert not index.prepare(deadline=0)  # one annotation taken in, others left
+        pending = [a.paper_id for a in ANNOTATIONS if not a.is_empty]
+        assert len(pending) > 2
+        pid = pending[0]
+        if edit == "note":
+            lib.set_note(pid, "quokka")
+        elif edit == "tags":
+            lib.set_tags(pid, ["marsupial"])
+        else:
+            lib.set_status([pid], Status.READ)
+        while not index.prepare(deadline=0):
+            pass
+        for text in ("tag:method", "tag:marsupial", "has:note", "key claim", "idea", "status:reading",
+                     "status:read", "quokka"):
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (edit, text)
+
 def test_count_status(mode):
     lib = make_library(PAPERS, ANNOTATIONS)
     index = make_index(lib)
