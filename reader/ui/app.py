@@ -164,15 +164,14 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
     backup_timer.timeout.connect(lambda: _backup(app.opened, app.controller, "hourly"))
     backup_timer.start()
-    # the search index, made and warmed a step at a time: not by these steps, which
-    # the user's first click or key runs at once (it needs no index; a search or a
-    # facet count makes it at once)
+    # not owed to the first input, and run while keyboard and mouse are idle: the
+    # search index, made and warmed a step at a time (a search or a facet count
+    # prepares it as far as it needs); the first note's preview (Markdown), pylatexenc
+    # (a first key pressed early waited ~200 ms for them)
     window.sidebar.stop_waiting_for_index()
-    IdleSteps(window, _index_steps(window.sidebar))
-    # not owed to the first input: a first key pressed early waited ~200 ms for
-    # Markdown (the first note's preview) and pylatexenc to load
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication)
+    WhenIdle(qapp, window, _index_steps(window.sidebar))
     WhenIdle(qapp, window, _preloads(app, preview_held))
 
 

@@ -67,6 +67,12 @@ class WhenIdle(IdleSteps):
             self._quiet.start()
         return False
 
+    def _next(self) -> None:
+        self._qapp.removeEventFilter(self)  # (see AfterFirstPaint._next)
+        super()._next()
+        if self._steps is not None:
+            self._qapp.installEventFilter(self)
+
     def _finish(self) -> None:
         super()._finish()
         self._quiet.stop()
@@ -111,14 +117,20 @@ class AfterFirstPaint(QObject):
     def _next(self) -> None:
         if self._steps is None:
             return
+        # not watching the events a step sends itself (widgets made, properties set):
+        # no input comes during a step, and an event for an object of a class Qt keeps
+        # to itself makes PySide create every enum of every class it knows (~50 ms)
+        self._qapp.removeEventFilter(self)
         if next(self._steps, StopIteration) is StopIteration:
             self._done()
         else:
+            self._qapp.installEventFilter(self)
             QTimer.singleShot(0, self, self._next)
 
     def run_all(self) -> None:
         """Every step left, now."""
         if self._steps is not None:
+            self._qapp.removeEventFilter(self)
             for _ in self._steps:
                 pass
             self._done()

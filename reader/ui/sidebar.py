@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -197,7 +198,11 @@ class Sidebar(QWidget):
     def _search_ready(self) -> bool:
         """True if the index is ready to search; else a step of making it ready."""
         if self._index is None:
-            self.index  # noqa: B018  (made: the first step)
+            if "reader.core.index" not in sys.modules:
+                import reader.core.index  # noqa: F401  (~60 ms of modules: a step of their own)
+
+                return False
+            self.index  # noqa: B018  (made: the next step, ~0.1 s at 100k papers)
         return self._index is not None and self._index.prepare(PREPARE_SLICE_S)
 
     @property

@@ -155,6 +155,52 @@ def test_input_runs_the_steps_left_before_it_is_handled(qtbot):
     assert seen == ["step 1", "step 2", "typed x"]
 
 
+
+def test_a_step_that_sends_input_itself_is_not_interrupted(qtbot):
+    # steps are not watched while they run (and their own events, widgets made, do not
+    # pass through Python): a key a step sends does not run the steps left in the middle
+    from PySide6.QtWidgets import QLineEdit
+
+    from reader.ui.idle import AfterFirstPaint
+
+    seen: list[str] = []
+    entry = QLineEdit()
+    qtbot.addWidget(entry)
+
+    def steps():
+        seen.append("step 1")
+        qtbot.keyClick(entry, "a")
+        seen.append(f"step 1 typed {entry.text()}")
+        yield
+        seen.append("step 2")
+
+    after = AfterFirstPaint(QApplication.instance(), entry, steps)
+    after.eventFilter(entry, QPaintEvent(entry.rect()))
+    qtbot.waitUntil(lambda: "step 2" in seen)
+    assert seen == ["step 1", "step 1 typed a", "step 2"]
+    qtbot.keyClick(entry, "b")  # done: nothing watched, nothing run again
+    assert seen == ["step 1", "step 1 typed a", "step 2"] and entry.text() == "ab"
+
+
+def test_the_search_index_warms_while_the_user_is_idle(qtbot, tmp_path, monkeypatch):
+    # its token tables take ~15 s of slices at 100k papers: none in the way of keys
+    from reader.core.index import SearchIndex
+    from reader.ui.idle import WhenIdle
+
+    warmed: list[bool] = []
+    real_warm = SearchIndex.warm
+    monkeypatch.setattr(SearchIndex, "warm", lambda self, s=None: warmed.append(real_warm(self, s)) or warmed[-1])
+    app = _build(qtbot, tmp_path)
+    w = app.window
+    w.show()
+    qtbot.waitUntil(lambda: not w.setup_pending())
+    for _ in range(4):  # keys keep putting it off
+        qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)
+        qtbot.wait(WhenIdle.QUIET_MS // 3)
+    assert warmed == []
+    qtbot.waitUntil(lambda: warmed[-1:] == [True])  # then a pause
+    assert "Unread  (19)" in _facet_labels(w.sidebar.facets)  # (counted meanwhile: they need no warming)
+
 def test_reading_a_deferred_attribute_builds_it(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
     assert app.window.setup_pending()
