@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import BENCH, EXIT_AT_ONCE, child_env, cold_runs, compile_ours  # noqa: E402  (bench/run.py)
+from run import BENCH, EXIT_AT_ONCE, child_env, cold_runs, compile_ours, paired_ratio  # noqa: E402  (bench/run.py)
 
 
 def instructions(*child: str) -> int:
@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps({"bare_ms": min(bare), "cold_ms": min(cold), "ratio": round(min(cold) / min(bare), 2),
                       "bare_median_ms": bare_median, "cold_median_ms": cold_median,
                       "ratio_median": round(cold_median / bare_median, 2),
+                      "ratio_paired": paired_ratio(cold, bare),
                       "bare_minimal_ms": min(minimal),
                       "ratio_minimal": round(min(cold) / min(minimal), 2),
                       "ratio_minimal_median": round(cold_median / statistics.median(minimal), 2),
