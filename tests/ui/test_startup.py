@@ -190,13 +190,14 @@ def test_the_search_index_warms_while_the_user_is_idle(qtbot, tmp_path, monkeypa
     warmed: list[bool] = []
     real_warm = SearchIndex.warm
     monkeypatch.setattr(SearchIndex, "warm", lambda self, s=None: warmed.append(real_warm(self, s)) or warmed[-1])
+    monkeypatch.setattr(WhenIdle, "QUIET_MS", 1_000)  # keys 100 ms apart: room for a slow machine
     app = _build(qtbot, tmp_path)
     w = app.window
     w.show()
     qtbot.waitUntil(lambda: not w.setup_pending())
     for _ in range(4):  # keys keep putting it off
         qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)
-        qtbot.wait(WhenIdle.QUIET_MS // 3)
+        qtbot.wait(100)
     assert warmed == []
     qtbot.waitUntil(lambda: warmed[-1:] == [True])  # then a pause
     assert "Unread  (19)" in _facet_labels(w.sidebar.facets)  # (counted meanwhile: they need no warming)
