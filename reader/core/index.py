@@ -189,6 +189,10 @@ class SearchIndex:
                 trim_memory()
         return self._saving is None or self._saving.save(texts, self._tokens, deadline)
 
+    @property
+    def building_elsewhere(self) -> bool:
+        return self._saving is not None and self._saving.busy
+
     def _take_up(self, deadline: float | None) -> bool:
         """Take up the indexes saved for these papers, if any; False while looking."""
         if self._saving is None or self._saving.looked:

@@ -130,6 +130,11 @@ class Saving:
         self.done = True
         return tokens
 
+    @property
+    def busy(self) -> bool:
+        """Another process builds the token indexes (elsewhere() polls it)."""
+        return self._builder is not None
+
     def elsewhere(self, texts: CatalogueTexts) -> tuple[bool, dict[Line, TokenIndex] | None]:
         """(busy, token indexes): another process builds and saves the token indexes
         of these (unchanged) papers' texts, then they are taken up from the save.

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 QT_ARGS = ("-style", "Fusion")
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1500
+#: how often the process building a big catalogue's token tables is asked if it is done
+BUILDER_POLL_MS = 50
 SETTINGS_FILE = "window.ini"
 #: a backup of annotations.json at most this often while the window is open
 BACKUP_EVERY_S = 3600
@@ -175,7 +177,7 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     WhenIdle(qapp, window, _preloads(app, preview_held))
 
 
-def _index_steps(sidebar: Sidebar) -> Generator[None, None, None]:
+def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
     """Make the search index, then build (or take up) its token tables a few ms at a
     time; then freeze again what it built."""
     if not sidebar.index_made:
@@ -186,7 +188,8 @@ def _index_steps(sidebar: Sidebar) -> Generator[None, None, None]:
     index = sidebar.index  # ~0.2 s at 100k papers
     yield
     while not index.warm(0.008):
-        yield
+        # the builder process (~15 s at 100k): polled, not spun on
+        yield BUILDER_POLL_MS if index.building_elsewhere else None
     gc.freeze()
 
 

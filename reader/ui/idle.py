@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Generator, Iterator
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -14,14 +16,47 @@ INPUT = frozenset({
     QEvent.Type.DragEnter, QEvent.Type.Drop, QEvent.Type.InputMethod, QEvent.Type.Wheel,
 })  # fmt: skip
 
+#: this module's filters on the whole application (AfterFirstPaint, WhenIdle)
+_watching: list[QObject] = []
+
+
+def _watch(qapp: QApplication, watcher: QObject) -> None:
+    if watcher not in _watching:
+        qapp.installEventFilter(watcher)
+        _watching.append(watcher)
+
+
+def _unwatch(qapp: QApplication, watcher: QObject) -> None:
+    qapp.removeEventFilter(watcher)
+    if watcher in _watching:
+        _watching.remove(watcher)
+
+
+@contextlib.contextmanager
+def _unwatched(qapp: QApplication) -> Iterator[None]:
+    """None of the filters watches while a step runs: no input comes during a step,
+    and an event for an object of a class Qt keeps to itself (making a widget sends
+    some) makes PySide create every enum of every class it knows, ~50 ms."""
+    _watching[:] = [w for w in _watching if shiboken6.isValid(w)]  # (gone with their window)
+    watchers = list(_watching)
+    for watcher in watchers:
+        qapp.removeEventFilter(watcher)
+    try:
+        yield
+    finally:
+        for watcher in watchers:
+            if watcher in _watching and shiboken6.isValid(watcher):
+                qapp.installEventFilter(watcher)
+
 
 class IdleSteps(QObject):
     """Runs `steps` (a generator) one step per event-loop turn until it is done or
-    stop() closes it."""
+    stop() closes it. A step that yields a number of ms has the next one wait that
+    long (polling another process, say) rather than come at the next turn."""
 
-    def __init__(self, parent: QObject, steps: Generator[None, None, object]) -> None:
+    def __init__(self, parent: QObject, steps: Generator[int | None, None, object]) -> None:
         super().__init__(parent)
-        self._steps: Generator[None, None, object] | None = steps
+        self._steps: Generator[int | None, None, object] | None = steps
         self._timer = QTimer(self, interval=0)
         self._timer.timeout.connect(self._next)
         self._timer.start()
@@ -31,8 +66,13 @@ class IdleSteps(QObject):
         return self._steps is None
 
     def _next(self) -> None:
-        if self._steps is not None and next(self._steps, StopIteration) is StopIteration:
+        if self._steps is None:
+            return
+        wait = next(self._steps, StopIteration)
+        if wait is StopIteration:
             self._finish()
+        else:
+            self._timer.setInterval(wait if isinstance(wait, int) else 0)
 
     def stop(self) -> None:
         """Stop here (the generator is closed: it cleans up after itself)."""
@@ -52,13 +92,13 @@ class WhenIdle(IdleSteps):
 
     QUIET_MS = 300
 
-    def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[None, None, object]) -> None:
+    def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[int | None, None, object]) -> None:
         super().__init__(parent, steps)
         self._timer.stop()  # from the first quiet moment on
         self._qapp = qapp
         self._quiet = QTimer(self, singleShot=True, interval=self.QUIET_MS)
         self._quiet.timeout.connect(self._timer.start)
-        qapp.installEventFilter(self)
+        _watch(qapp, self)
         self._quiet.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
@@ -68,15 +108,13 @@ class WhenIdle(IdleSteps):
         return False
 
     def _next(self) -> None:
-        self._qapp.removeEventFilter(self)  # (see AfterFirstPaint._next)
-        super()._next()
-        if self._steps is not None:
-            self._qapp.installEventFilter(self)
+        with _unwatched(self._qapp):
+            super()._next()
 
     def _finish(self) -> None:
         super()._finish()
         self._quiet.stop()
-        self._qapp.removeEventFilter(self)
+        _unwatch(self._qapp, self)
 
 
 class AfterFirstPaint(QObject):
@@ -111,31 +149,28 @@ class AfterFirstPaint(QObject):
         self._started = True
         self._painted.removeEventFilter(self)
         # watching every event of the application costs; only from the first paint on
-        self._qapp.installEventFilter(self)
+        _watch(self._qapp, self)
         QTimer.singleShot(0, self, self._next)
 
     def _next(self) -> None:
         if self._steps is None:
             return
-        # not watching the events a step sends itself (widgets made, properties set):
-        # no input comes during a step, and an event for an object of a class Qt keeps
-        # to itself makes PySide create every enum of every class it knows (~50 ms)
-        self._qapp.removeEventFilter(self)
-        if next(self._steps, StopIteration) is StopIteration:
+        with _unwatched(self._qapp):  # (a step's own events: widgets made, properties set)
+            finished = next(self._steps, StopIteration) is StopIteration
+        if finished:
             self._done()
         else:
-            self._qapp.installEventFilter(self)
             QTimer.singleShot(0, self, self._next)
 
     def run_all(self) -> None:
         """Every step left, now."""
         if self._steps is not None:
-            self._qapp.removeEventFilter(self)
-            for _ in self._steps:
-                pass
+            with _unwatched(self._qapp):
+                for _ in self._steps:
+                    pass
             self._done()
 
     def _done(self) -> None:
         self._steps = None
-        self._qapp.removeEventFilter(self)
+        _unwatch(self._qapp, self)
         self._painted.removeEventFilter(self)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -116,6 +117,7 @@ def test_the_first_key_does_not_wait_for_the_preloads(qtbot, tmp_path, monkeypat
     loaded: list[str] = []
     monkeypatch.setattr(tex, "load_parser", lambda: loaded.append("tex"))
     monkeypatch.setattr(AfterFirstPaint, "_next", lambda self: None)  # the key comes first
+    monkeypatch.setattr(WhenIdle, "QUIET_MS", 1_000)  # keys 100 ms apart: room for a slow machine
     app = _build(qtbot, tmp_path)
     w = app.window
     w.show()
@@ -126,7 +128,7 @@ def test_the_first_key_does_not_wait_for_the_preloads(qtbot, tmp_path, monkeypat
     assert not w.sidebar.index_made  # not the search index (~0.2 s at 100k): steps of its own, or a search
     assert loaded == []  # pylatexenc (and Markdown) load while idle, not before the key
     for _ in range(3):  # keys keep putting them off
-        qtbot.wait(WhenIdle.QUIET_MS // 2)
+        qtbot.wait(100)
         qtbot.keyClick(w.sidebar.view, Qt.Key.Key_K)
     assert loaded == []
     qtbot.waitUntil(lambda: loaded == ["tex"])  # then a pause
@@ -153,7 +155,6 @@ def test_input_runs_the_steps_left_before_it_is_handled(qtbot):
     assert seen == []  # the steps wait for their turn in the event loop
     qtbot.keyClick(entry, "x")
     assert seen == ["step 1", "step 2", "typed x"]
-
 
 
 def test_a_step_that_sends_input_itself_is_not_interrupted(qtbot):
@@ -201,6 +202,46 @@ def test_the_search_index_warms_while_the_user_is_idle(qtbot, tmp_path, monkeypa
     assert warmed == []
     qtbot.waitUntil(lambda: warmed[-1:] == [True])  # then a pause
     assert "Unread  (19)" in _facet_labels(w.sidebar.facets)  # (counted meanwhile: they need no warming)
+
+
+def test_idle_steps_stop_for_a_key_after_the_first_and_wait_again(qtbot, monkeypatch):
+    # between steps the filters watch again: a key after step 1 puts step 2 off
+    from PySide6.QtWidgets import QLineEdit
+
+    from reader.ui.idle import WhenIdle
+
+    monkeypatch.setattr(WhenIdle, "QUIET_MS", 1_000)
+    seen: list[str] = []
+    entry = QLineEdit()
+    qtbot.addWidget(entry)
+
+    def steps():
+        seen.append("step 1")
+        yield 300  # ms to the next step, unless a key puts it off
+        seen.append("step 2")
+
+    idle = WhenIdle(QApplication.instance(), entry, steps())
+    qtbot.waitUntil(lambda: seen == ["step 1"], timeout=3_000)
+    qtbot.keyClick(entry, "x")
+    qtbot.wait(600)
+    assert seen == ["step 1"]  # without the key, step 2 would have come 300 ms after step 1
+    qtbot.waitUntil(lambda: seen == ["step 1", "step 2"], timeout=3_000)
+    assert idle.done
+
+
+def test_a_step_can_ask_for_a_pause_before_the_next(qtbot):
+    from reader.ui.idle import IdleSteps
+
+    times: list[float] = []
+
+    def steps():
+        times.append(time.perf_counter())
+        yield 200  # ms
+        times.append(time.perf_counter())
+
+    IdleSteps(QApplication.instance(), steps())
+    qtbot.waitUntil(lambda: len(times) == 2)
+    assert times[1] - times[0] >= 0.19
 
 def test_reading_a_deferred_attribute_builds_it(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
@@ -279,15 +320,14 @@ def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path
 
 def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
     from reader.store import snapshot
-    from reader.ui.app import _index_steps
     from reader.ui.idle import IdleSteps
 
     monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
     monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 4)
     real_next, ran = IdleSteps._next, []
 
-    def one_step_only(self) -> None:  # of the snapshot's steps (the index's and idle ones run as ever)
-        if type(self) is not IdleSteps or getattr(self._steps, "gi_code", None) is _index_steps.__code__:
+    def one_step_only(self) -> None:  # of the snapshot's steps (idle ones run as ever)
+        if type(self) is not IdleSteps:
             real_next(self)
         elif not ran:
             ran.append(True)
