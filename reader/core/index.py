@@ -33,6 +33,8 @@ TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
 #: more papers than this edited since the token indexes were built: build them anew
 UNCOVERED_MAX = 2_000
+#: the derived values that depend on the catalogue only (SearchIndex._derive)
+_CATALOGUE_ONLY = frozenset({("values", "venue"), ("values", "year"), "abstract"})
 #: annotations taken in per look at the clock (~1 ms)
 SETTLE_CHUNK = 200
 
@@ -114,12 +116,14 @@ class SearchIndex:
         changed: list[int] = []
         rewritten: list[int] = []  # the records whose catalogue text changed
         catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
+        gone = False  # a paper left
         for pid in paper_ids:
             r = self._rid.get(pid)
             if pid not in self._lib:
                 if r is not None:
                     self._alive &= ~(1 << r)
                     changed.append(r)
+                    gone = True
                 continue
             paper = self._lib.paper(pid)
             if r is None:
@@ -150,7 +154,10 @@ class SearchIndex:
             self._tokens = {line: tokens for line, tokens in self._tokens.items() if tokens.ready}
         stale = bits_of(changed, n)
         self._cache = {k: (res & ~stale, scope & ~stale) for k, (res, scope) in self._cache.items()}
-        self._derived.clear()
+        # what the catalogue alone decides (venue and year groups, ~0.1 s at 100k papers)
+        # outlives edits of what the user wrote: marking papers read while triaging
+        kept = () if catalogue or gone else _CATALOGUE_ONLY
+        self._derived = {k: v for k, v in self._derived.items() if k in kept}
         moved = bits_of(rewritten, n)
         for line, tokens in list(self._tokens.items()):
             tokens.covered &= ~moved
