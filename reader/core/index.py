@@ -117,6 +117,7 @@ class SearchIndex:
         rewritten: list[int] = []  # the records whose catalogue text changed
         catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
         gone = False  # a paper left
+        retagged = False  # a paper's tags changed
         for pid in paper_ids:
             r = self._rid.get(pid)
             if pid not in self._lib:
@@ -142,7 +143,9 @@ class SearchIndex:
                 catalogue = True
                 if self._texts.changed(r, before):
                     rewritten.append(r)
+            tags = self._tags.get(r)
             self._annotate(r, paper, self._lib.annotation(pid))
+            retagged = retagged or self._tags.get(r) != tags
             changed.append(r)
         if not changed:
             return
@@ -155,8 +158,10 @@ class SearchIndex:
         stale = bits_of(changed, n)
         self._cache = {k: (res & ~stale, scope & ~stale) for k, (res, scope) in self._cache.items()}
         # what the catalogue alone decides (venue and year groups, ~0.1 s at 100k papers)
-        # outlives edits of what the user wrote: marking papers read while triaging
-        kept = () if catalogue or gone else _CATALOGUE_ONLY
+        # outlives edits of what the user wrote (marking papers read while triaging), and
+        # what tags decide (their facet's nodes, ~30 ms) edits that leave tags alone
+        kept = set() if catalogue or gone else {k for k in self._derived if k in _CATALOGUE_ONLY or (
+            not retagged and (k == "tag_nodes" or (isinstance(k, tuple) and k[0] == "tag")))}
         self._derived = {k: v for k, v in self._derived.items() if k in kept}
         moved = bits_of(rewritten, n)
         for line, tokens in list(self._tokens.items()):

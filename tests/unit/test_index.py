@@ -323,19 +323,22 @@ def test_venue_and_year_groups_outlive_edits_of_what_the_user_wrote(monkeypatch)
     lib.subscribe(lambda change: index.update(change.paper_ids))
     ids = lib.paper_ids()
     assert index.tally(ids, "venue") == {"ICML 2025": 1, "NeurIPS 2023": 1, "ICLR": 1}
+    assert index.tally(ids, "tag")["rl"] == 1
     grouped: list[int] = []
-    real_groups = index_module.groups
+    real_groups, real_nodes = index_module.groups, SearchIndex._tag_nodes
     monkeypatch.setattr(index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args))
+    monkeypatch.setattr(SearchIndex, "_tag_nodes", lambda self: grouped.append(2) or real_nodes(self))
     lib.set_status(["k2"], Status.READ)
+    assert index.tally(ids, "tag")["rl"] == 1 and grouped == []  # tags as they were: not regrouped
     lib.set_tags("diff", ["later"])
     assert index.tally(ids, "venue") == {"ICML 2025": 1, "NeurIPS 2023": 1, "ICLR": 1}
     assert index.tally(ids, "tag")["later"] == 1 and index.tally(ids, "status")["read"] == 2
-    assert grouped == []
-    for text in ("venue:icml", "year:>=2023", "status:read", "tag:later"):
+    assert grouped == [2]  # the tag nodes again (tags changed), not venues or years
+    for text in ("venue:icml", "year:>=2023", "status:read", "tag:later", "tag:rl", "-tag:later"):
         assert index.filter(parse(text), ids) == reference(lib, text), text
     lib.add_papers([dataclasses.replace(lib.paper("diff"), venue="ICML 2025", year=2025)])
     assert index.tally(ids, "venue") == {"ICML 2025": 2, "NeurIPS 2023": 1}
-    assert index.tally(ids, "year") == {2025: 2, 2023: 1} and grouped
+    assert index.tally(ids, "year") == {2025: 2, 2023: 1} and 1 in grouped
     for text in ("venue:icml", "year:>=2023", "year:2021"):
         assert index.filter(parse(text), ids) == reference(lib, text), text
 
