@@ -19,15 +19,14 @@ from typing import Any
 from reader.core import record_texts
 from reader.core.index_saving import SavedIndexes, Saving
 from reader.core.library import Library
-from reader.core.models import Annotation, Paper, Status
+from reader.core.models import Status
 from reader.core.orders import Orders
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
-from reader.core.search_text import _annotation, _has, key_bytes
 from reader.core.text import search_key
 from reader.core.tokens import TokenIndex, bits_of, groups, pack, rids
+from reader.core.user_texts import STATUS, UserTexts
 
-_STATUS = {s.value: code for code, s in enumerate(Status)}
 #: below this many papers scanning is fast enough: no token index
 TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
@@ -35,8 +34,6 @@ CACHE_SIZE = 256
 UNCOVERED_MAX = 2_000
 #: the derived values that depend on the catalogue only (SearchIndex._derive)
 _CATALOGUE_ONLY = frozenset({("values", "venue"), ("values", "year"), "abstract"})
-#: annotations taken in per look at the clock (~1 ms)
-SETTLE_CHUNK = 200
 
 
 class SearchIndex:
@@ -69,50 +66,17 @@ class SearchIndex:
         self._texts = CatalogueTexts(papers, self._spill if big else None)
         self._saving = Saving(self._saved, papers) if big and self._saved is not None else None
         self._alive = (1 << n) - 1
-        self._status = bytearray(n)
-        self._notes: dict[int, bytes] = {}  # what the user wrote, keyed, for records with any
-        self._tags: dict[int, tuple[str, ...]] = {}
-        self._has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
+        self._user = UserTexts(papers, self._rid, self._lib.annotations())
+        user = self._user  # (its tables, by their old names here)
+        self._status, self._notes, self._tags, self._has = user.status, user.notes, user.tags, user.has
         self._cache: dict[tuple[Line, bytes], tuple[int, int]] = {}
         self._derived: dict[Hashable, Any] = {}
         self._tokens: dict[Line, TokenIndex] = {}
         self._lists = Orders(self._ids, self._given, self._rid)
-        # statuses now (the list's counts show them); the rest of what the user
-        # wrote (~0.1 s at 10k annotated papers) when first searched, or while idle
-        rid, status, pending = self._rid, self._status, []
-        for pid, ann in self._lib.annotations().items():
-            if (r := rid.get(pid)) is not None and not ann.is_empty:
-                status[r] = _STATUS[ann.status.value]
-                pending.append((r, ann))
-        self._pending = pending
-
-    def _settle(self, deadline: float | None = None) -> bool:
-        """Take in the annotations rebuild() left for later, until `deadline` (None:
-        all); True once all are."""
-        pending = self._pending
-        while pending:
-            for r, ann in pending[-SETTLE_CHUNK:]:
-                self._annotate(r, self._papers[r], ann)
-            del pending[-SETTLE_CHUNK:]
-            if deadline is not None and pending and time.perf_counter() > deadline:
-                return False
-        return True
-
-    def _annotate(self, r: int, paper: Paper, ann: Annotation) -> None:
-        self._status[r] = _STATUS[ann.status.value]
-        has = _has(paper, ann)
-        for name, members in self._has.items():
-            (members.add if name in has else members.discard)(r)
-        self._tags.pop(r, None)
-        self._notes.pop(r, None)
-        if ann.tags:
-            self._tags[r] = tuple(search_key(t) for t in ann.tags)
-        if text := _annotation(ann):
-            self._notes[r] = key_bytes(text)
 
     def update(self, paper_ids: Iterable[str]) -> None:
         """Take in edits of these papers (annotations, catalogue, new papers)."""
-        self._settle()
+        self._user.settle()
         changed: list[int] = []
         rewritten: list[int] = []  # the records whose catalogue text changed
         catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
@@ -143,9 +107,7 @@ class SearchIndex:
                 catalogue = True
                 if self._texts.changed(r, before):
                     rewritten.append(r)
-            tags = self._tags.get(r)
-            self._annotate(r, paper, self._lib.annotation(pid))
-            retagged = retagged or self._tags.get(r) != tags
+            retagged = self._user.annotate(r, paper, self._lib.annotation(pid)) or retagged
             changed.append(r)
         if not changed:
             return
@@ -174,7 +136,7 @@ class SearchIndex:
         (or until `deadline`; neither: all); True once a search waits for neither (a
         search not yet ready does them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
         deadline = deadline if seconds is None else time.perf_counter() + seconds
-        return self._settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
+        return self._user.settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
 
     def warm(self, seconds: float | None = None) -> bool:
         """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
@@ -250,7 +212,7 @@ class SearchIndex:
 
     def count_status(self, ids: Sequence[str], status: Status) -> int:
         """How many of `ids` have `status`; cheap for the lists filter() returned."""
-        code = _STATUS[status.value]
+        code = STATUS[status.value]
         if self._lists.known(ids) is not None or self._lists.is_library_order(ids):
             bits, exact = self._lists.bits_of_ids(ids, self._alive)
             if exact:
@@ -262,11 +224,11 @@ class SearchIndex:
         """How many of `ids` (each once) have each "status", "tag" (a paper counts for a
         tag and each of its parents: "a" and "a/b" for "a/b"), "venue" or "year" (empty
         ones not counted). Milliseconds for the lists filter() returned."""
-        self._settle()
+        self._user.settle()
         bits, _exact = self._lists.bits_of_ids(ids, self._alive)
         if field == "status":
             return Counter({s.value: (bits & self._status_bits(code)).bit_count() for s, code in
-                            zip(Status, _STATUS.values())})
+                            zip(Status, STATUS.values())})
         if field == "tag":
             groups: dict[Any, int] = self._derive("tag_nodes", self._tag_nodes)
         else:
@@ -284,7 +246,7 @@ class SearchIndex:
         return {node: bits_of(rs, len(self._ids)) for node, rs in members.items()}
 
     def _eval(self, node: Node, cand: int) -> int:
-        self._settle()
+        self._user.settle()
         if not cand:
             return 0
         if isinstance(node, Text):
@@ -388,7 +350,7 @@ class SearchIndex:
     def _field(self, node: Field, cand: int) -> int:
         name, value, n = node.name, node.key, len(self._ids)
         if name == "status":
-            return cand & self._status_bits(_STATUS[value]) if value in _STATUS else 0
+            return cand & self._status_bits(STATUS[value]) if value in STATUS else 0
         if name == "has" and value == "abstract":
             abstracts = (p.abstract for p in self._papers)
             return cand & self._derive(value, lambda: pack(bytes(map(bool, abstracts))))

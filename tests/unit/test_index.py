@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reader.core import index as index_module
-from reader.core import record_texts
+from reader.core import record_texts, user_texts
 from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Annotation, Highlight, Paper, Status
@@ -291,7 +291,7 @@ def test_what_the_user_wrote_is_found_before_any_warming():
 def test_annotations_taken_in_a_slice_at_a_time_and_edits_between_slices(monkeypatch):
     """prepare() takes the annotations in a few at a time: edits between its slices,
     and searches before it is done, see what the user wrote last."""
-    monkeypatch.setattr(index_module, "SETTLE_CHUNK", 1)
+    monkeypatch.setattr(user_texts, "SETTLE_CHUNK", 1)
     for edit in ("note", "tags", "status"):
         lib = make_library(PAPERS, ANNOTATIONS)
         index = SearchIndex(lib)
