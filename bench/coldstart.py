@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import BENCH, EXIT_AT_ONCE, child_env, cold_runs, compile_ours, paired_ratio  # noqa: E402  (bench/run.py)
+from run import EXIT_AT_ONCE, child_command, child_env, cold_runs, compile_ours, paired_ratio  # noqa: E402  (bench/run.py)
 
 
 def instructions(*child: str) -> int:
@@ -27,8 +27,7 @@ def instructions(*child: str) -> int:
     env = {**child_env(), EXIT_AT_ONCE: "1"}
     with tempfile.TemporaryDirectory() as out:
         done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg",
-                               sys.executable, str(BENCH / "run.py"), "--child", *child],
-                              env=env, capture_output=True, text=True, check=True)
+                               *child_command(*child)], env=env, capture_output=True, text=True, check=True)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise SystemExit(f"no instruction count from valgrind:\n{done.stderr[-2000:]}")

@@ -369,11 +369,15 @@ def child_env() -> dict[str, str]:
     return env
 
 
+def child_command(*args: str) -> list[str]:
+    """The command line of a child of this bench (see main()'s --child)."""
+    return [sys.executable, str(Path(__file__)), "--child", *args]
+
+
 def run_child(*args: str) -> dict[str, Any]:
     env = child_env()
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, str(Path(__file__)), "--child", *args], env=env, capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(child_command(*args), env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"child {args} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])

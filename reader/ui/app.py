@@ -178,15 +178,12 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
 
 
 def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
-    """Make the search index, then build (or take up) its token tables a few ms at a
-    time; then freeze again what it built."""
-    if not sidebar.index_made:
-        import reader.core.index  # noqa: F401  (~60 ms of modules: a step of its own)
-        import reader.store.search_cache  # noqa: F401
-
+    """Make and prepare the search index as a search does (Sidebar.prepare_search),
+    then build (or take up) its token tables a few ms at a time; then freeze again
+    what it built."""
+    while not sidebar.prepare_search():
         yield
-    index = sidebar.index  # ~0.2 s at 100k papers
-    yield
+    index = sidebar.index
     while not index.warm(0.008):
         # the builder process (~15 s at 100k): polled, not spun on
         yield BUILDER_POLL_MS if index.building_elsewhere else None

@@ -21,9 +21,8 @@ _watching: list[QObject] = []
 
 
 def _watch(qapp: QApplication, watcher: QObject) -> None:
-    if watcher not in _watching:
-        qapp.installEventFilter(watcher)
-        _watching.append(watcher)
+    qapp.installEventFilter(watcher)
+    _watching.append(watcher)
 
 
 def _unwatch(qapp: QApplication, watcher: QObject) -> None:

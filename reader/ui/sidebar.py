@@ -184,7 +184,7 @@ class Sidebar(QWidget):
         its preparation (the typed query runs once it is): typing right after the
         window opened waits for no more than a step (~10 ms, ~0.2 s for the step that
         makes the index of 100k papers) between keys, not for it all (~1 s)."""
-        if not (self.search.text().strip() or self.facets.query()) or self._search_ready():
+        if not (self.search.text().strip() or self.facets.query()) or self.prepare_search():
             return False
         self.count_label.setText("Searching…")
         (again or self._typing).start()  # the next step, or the query, next turn
@@ -195,15 +195,16 @@ class Sidebar(QWidget):
         if not self._search_waits(self._choosing):
             self.apply_filters()
 
-    def _search_ready(self) -> bool:
-        """True if the index is ready to search; else a step of making it ready."""
+    def prepare_search(self) -> bool:
+        """True if the index is ready to search; else a step of making it ready (the
+        window's idle steps call it too)."""
         if self._index is None:
             if "reader.core.index" not in sys.modules:
                 import reader.core.index  # noqa: F401  (~60 ms of modules: a step of their own)
 
                 return False
             self.index  # noqa: B018  (made: the next step, ~0.1 s at 100k papers)
-        return self._index is not None and self._index.prepare(PREPARE_SLICE_S)
+        return self.index.prepare(PREPARE_SLICE_S)
 
     @property
     def search_pending(self) -> bool:
@@ -260,7 +261,7 @@ class Sidebar(QWidget):
     def _facets_due(self) -> None:
         if self.index_waits and not self.index_made:
             return  # counted once the window has painted (stop_waiting_for_index)
-        if not self._search_ready():
+        if not self.prepare_search():
             self._facet_timer.start()  # counted once the index is ready: no long pause
             return
         self.refresh_facets()
