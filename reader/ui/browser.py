@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QUrl  # (the class loads with the first link or resource: ~1 ms)
+    from PySide6.QtGui import QResizeEvent
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from reader.ui.controller import PaperController
@@ -21,6 +20,7 @@ from reader.ui.theme import Appearance, flat_scroll_bars
 from reader.ui.transfer import Transfers, dropped_files, show_report
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
     from PySide6.QtWidgets import QMessageBox
 
     from reader.ui.actions import Actions

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QKeyEvent
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from reader.ui.browser import SafeBrowser
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QCompleter
 
 SAVE_DEBOUNCE_MS = 500
