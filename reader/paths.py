@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -21,6 +22,7 @@ def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+@functools.cache  # a search of the import path: the style sheets and icon ask for it in turn
 def package_folder(package: str, source_folder: str) -> Path:
     """A data folder shipped inside the installed package as `package` (see
     pyproject.toml), or the top-level `source_folder` of a source checkout."""

@@ -132,7 +132,11 @@ class AfterFirstPaint(QObject):
         self._steps: Iterator[None] | None = steps()
         self._started = False
         painted.installEventFilter(self)
-        QTimer.singleShot(self.FALLBACK_MS, self, self._start)
+        # a timer object: the static singleShot with a receiver makes PySide create
+        # QMetaMethod's enums (~1 ms) before the first paint
+        self._fallback = QTimer(self, singleShot=True, interval=self.FALLBACK_MS)
+        self._fallback.timeout.connect(self._start)
+        self._fallback.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         kind = event.type()
@@ -146,6 +150,7 @@ class AfterFirstPaint(QObject):
         if self._started or self._steps is None:
             return
         self._started = True
+        self._fallback.stop()
         self._painted.removeEventFilter(self)
         # watching every event of the application costs; only from the first paint on
         _watch(self._qapp, self)

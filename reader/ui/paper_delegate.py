@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from reader.core.models import Status
@@ -177,7 +177,7 @@ def _lay_out_chips(tags: Sequence[str], width: int, fonts: _Fonts) -> Iterator[_
 def _static(text: str, font: QFont) -> QStaticText:
     laid = QStaticText(text)
     laid.setTextFormat(Qt.TextFormat.PlainText)
-    laid.prepare(QTransform(), font)
+    laid.prepare(font=font)  # (no QTransform passed: its class is ~0.5 ms of the start)
     return laid
 
 def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator[tuple[int, int]]:
