@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -20,7 +20,7 @@ from reader.core import record_texts
 from reader.core.index_saving import SavedIndexes, Saving
 from reader.core.library import Library
 from reader.core.models import Status
-from reader.core.orders import Orders
+from reader.core.orders import Orders, id_tables
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
 from reader.core.text import search_key
@@ -30,6 +30,8 @@ from reader.core.user_texts import STATUS, UserTexts
 #: below this many papers scanning is fast enough: no token index
 TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
+#: papers per part of making the index in steps (~15 ms a part at 100k papers)
+MAKE_PART = 20_000
 #: more papers than this edited since the token indexes were built: build them anew
 UNCOVERED_MAX = 2_000
 #: the derived values that depend on the catalogue only (SearchIndex._derive)
@@ -44,30 +46,40 @@ class SearchIndex:
     def __init__(self, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None) -> None:
         """`spill` makes the (unnamed) file keyed texts are written to, else kept in
         memory; `saved` keeps the built indexes of big catalogues for next time."""
-        self._lib = library
-        self._spill = spill
-        self._saved = saved
-        self._texts = CatalogueTexts([])
-        self.rebuild()
+        self._lib, self._spill, self._saved = library, spill, saved
+        for _ in self._made():
+            pass
+
+    @classmethod
+    def in_steps(cls, library: Library, spill: Spill | None = None,
+                 saved: SavedIndexes | None = None) -> Generator[None, None, SearchIndex]:
+        """The index made a part at a time (~15 ms each at 100k papers, ~0.15 s in all):
+        a generator that yields between the parts and returns the index. The library
+        is read as it is at each part: edits made meanwhile are for update()."""
+        index = cls.__new__(cls)
+        index._lib, index._spill, index._saved = library, spill, saved
+        yield from index._made()
+        return index
 
     # -- building ---------------------------------------------------------------
 
-    def rebuild(self) -> None:
+    def _made(self) -> Iterator[None]:
+        """Make the index from the library, yielding between the parts."""
         papers = self._lib.papers()
         n = len(papers)
-        # fresh copies, side by side in memory: lists of 100k of them are made and
-        # dropped at every keystroke, and the ids read from papers.json lie scattered
-        self._given = list(map(attrgetter("id"), papers))  # the library's own: compared by identity
-        self._ids = [(pid + " ")[:-1] for pid in self._given]
-        self._rid = dict(zip(self._ids, range(n)))
+        self._given, self._ids, self._rid = yield from id_tables(papers, MAKE_PART)
         self._papers = papers
-        self._texts.close()
         big = n >= TOKEN_INDEX_MIN
         self._texts = CatalogueTexts(papers, self._spill if big else None)
         self._saving = Saving(self._saved, papers) if big and self._saved is not None else None
         self._alive = (1 << n) - 1
-        self._user = UserTexts(papers, self._rid, self._lib.annotations())
-        user = self._user  # (its tables, by their old names here)
+        user = self._user = UserTexts(papers, self._rid)
+        annotations = list(self._lib.annotations().items())
+        step = max(1, MAKE_PART // 4)  # (~5 us an annotation)
+        for start in range(0, len(annotations), step):
+            yield
+            user.take_statuses(annotations[start : start + step], self._rid)
+        # (its tables, by their old names here)
         self._status, self._notes, self._tags, self._has = user.status, user.notes, user.tags, user.has
         self._cache: dict[tuple[Line, bytes], tuple[int, int]] = {}
         self._derived: dict[Hashable, Any] = {}

@@ -4,12 +4,15 @@ callers filter (the sidebar's sorted list) and the lists filter() returned latel
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from itertools import compress, repeat
-from operator import itemgetter
-from typing import NamedTuple
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from reader.core.tokens import bits_of, unpack
+
+if TYPE_CHECKING:
+    from reader.core.models import Paper
 
 #: how many of its latest results filter() remembers
 RECENT = 4
@@ -118,3 +121,22 @@ class Orders:
 
 def _nothing(mask: bytes) -> Sequence[int]:
     raise AssertionError("the library order is not gathered")
+
+
+def id_tables(papers: Sequence[Paper], part: int) -> Generator[None, None, tuple[list[str], list[str], dict[str, int]]]:
+    """The papers' ids (the library's own strings, compared by identity), the index's
+    copies of them and their record numbers; made `part` papers at a time, yielding
+    between the parts (~15 ms each for 20k papers)."""
+    given: list[str] = []
+    ids: list[str] = []
+    rid: dict[str, int] = {}
+    for start in range(0, len(papers), part):
+        some = list(map(attrgetter("id"), papers[start : start + part]))
+        # fresh copies, side by side in memory: lists of 100k of them are made and
+        # dropped at every keystroke, and the ids read from papers.json lie scattered
+        copies = [(pid + " ")[:-1] for pid in some]
+        rid.update(zip(copies, range(start, start + len(some))))
+        given += some
+        ids += copies
+        yield
+    return given, ids, rid

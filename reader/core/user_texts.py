@@ -8,7 +8,7 @@ first search that needs it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from reader.core.models import Annotation, Paper, Status
 from reader.core.search_text import _annotation, _has, key_bytes
@@ -23,17 +23,24 @@ SETTLE_CHUNK = 200
 class UserTexts:
     """The annotations of `papers` (records by position; `rid` maps ids to them)."""
 
-    def __init__(self, papers: Sequence[Paper], rid: Mapping[str, int], annotations: Mapping[str, Annotation]) -> None:
+    def __init__(self, papers: Sequence[Paper], rid: Mapping[str, int],
+                 annotations: Mapping[str, Annotation] | None = None) -> None:
         self._papers = papers  # the index's own list: records it adds are seen here
         self.status = bytearray(len(papers))
         self.notes: dict[int, bytes] = {}  # keyed, for records with any
         self.tags: dict[int, tuple[str, ...]] = {}
         self.has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
         self._pending: list[tuple[int, Annotation]] = []
-        for pid, ann in annotations.items():
+        if annotations:
+            self.take_statuses(annotations.items(), rid)
+
+    def take_statuses(self, annotations: Iterable[tuple[str, Annotation]], rid: Mapping[str, int]) -> None:
+        """Read these (paper id, annotation) pairs' statuses now, the rest later."""
+        status, pending = self.status, self._pending
+        for pid, ann in annotations:
             if (r := rid.get(pid)) is not None and not ann.is_empty:
-                self.status[r] = STATUS[ann.status.value]
-                self._pending.append((r, ann))
+                status[r] = STATUS[ann.status.value]
+                pending.append((r, ann))
 
     def settle(self, deadline: float | None = None) -> bool:
         """Take in the annotations left for later, until `deadline` (None: all); True

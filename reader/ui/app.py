@@ -142,14 +142,15 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     return app
 
 
-def _search_index(opened: OpenedLibrary) -> SearchIndex:
-    """The search index of the opened library, its tables kept in the cache folder
-    (made after the first paint by its idle steps, or the first search or facet count)."""
+def _search_index(opened: OpenedLibrary) -> Generator[None, None, SearchIndex]:
+    """The search index of the opened library made in parts, its tables kept in the
+    cache folder (made after the first paint by its idle steps, or by the first search
+    or facet count)."""
     from reader.core.index import SearchIndex
     from reader.store.search_cache import SearchCache
     from reader.store.spill import search_texts_file
 
-    return SearchIndex(opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
+    return SearchIndex.in_steps(opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
 
 
 def _later_steps(app: App, preview_held: bool) -> Iterator[None]:

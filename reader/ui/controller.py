@@ -176,8 +176,7 @@ class PaperController(QObject):
     def _on_library_changed(self, change: Change) -> None:
         if "prefs" in change.fields:
             self.show_prefs()
-        if self.sidebar.index_made:  # one made later starts from the library as it is then
-            self.index.update(change.paper_ids)
+        self.sidebar.papers_changed(change.paper_ids)
         if "papers" in change.fields:
             self.sidebar.resort()  # new papers take their place in the order
         elif self.sidebar.query_text():

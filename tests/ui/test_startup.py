@@ -241,7 +241,7 @@ def test_a_step_can_ask_for_a_pause_before_the_next(qtbot):
 
     IdleSteps(QApplication.instance(), steps())
     qtbot.waitUntil(lambda: len(times) == 2)
-    assert times[1] - times[0] >= 0.19
+    assert times[1] - times[0] >= 0.18  # (a coarse timer, Qt's default, may fire 5% early)
 
 def test_reading_a_deferred_attribute_builds_it(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
@@ -493,6 +493,43 @@ def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_p
     assert sidebar.model.ids() == [p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()]
     assert sidebar.count_label.text().startswith(f"{sidebar.model.rowCount()} of 19 papers")
     assert len(steps) > 10  # the texts were built a paper per turn, keys between them
+
+
+def test_the_index_is_made_in_parts_and_takes_in_edits_made_meanwhile(qtbot, tmp_path, monkeypatch):
+    # at 100k papers making the index is ~0.15 s: parts of ~15 ms, keys between them
+    from reader.core import index as index_module
+    from reader.core.user_texts import UserTexts
+
+    monkeypatch.setattr(index_module, "MAKE_PART", 4)
+    app = _build(qtbot, tmp_path)
+    sidebar, controller = app.window.sidebar, app.controller
+    ids = controller.library.paper_ids()
+    controller.set_status(Status.READING, ids[:3])  # annotations for the making to read
+    edits: list[str] = []
+    real_take = UserTexts.take_statuses
+
+    def take_then_edit(self, annotations, rid):  # an edit after the annotations were read
+        real_take(self, annotations, rid)
+        if not edits:
+            edits.append(ids[0])
+            controller.set_status(Status.READ, [ids[0], ids[-1]])
+            controller.add_tags(["later"], [ids[0]])
+
+    monkeypatch.setattr(UserTexts, "take_statuses", take_then_edit)
+    turns = 0
+    while not sidebar.index_made:
+        sidebar.prepare_search()
+        turns += 1
+    assert edits and turns > 6  # the modules, 5 parts of papers, 3 of annotations
+    qtbot.keyClicks(sidebar.search, "status:read")
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 2)
+    assert set(sidebar.model.ids()) == {ids[0], ids[-1]}
+    sidebar.search.clear()
+    qtbot.keyClicks(sidebar.search, "tag:later status:reading")
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 0)
+    sidebar.search.clear()
+    qtbot.keyClicks(sidebar.search, "tag:later")
+    qtbot.waitUntil(lambda: sidebar.model.ids() == [ids[0]])
 
 
 def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path, monkeypatch):

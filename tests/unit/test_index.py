@@ -127,6 +127,25 @@ def test_filter_table(mode, text, expected):
     assert index.filter(parse(text), lib.paper_ids()) == expected
 
 
+def test_an_index_made_in_parts_finds_what_one_made_at_once_does(monkeypatch):
+    monkeypatch.setattr(index_module, "MAKE_PART", 1)  # a part: one paper, one annotation
+    lib = make_library(PAPERS, ANNOTATIONS)
+    making, parts = SearchIndex.in_steps(lib, spill=tempfile.TemporaryFile), 0
+    while True:
+        try:
+            next(making)
+        except StopIteration as made:
+            index = made.value
+            break
+        parts += 1
+    assert parts == len(PAPERS) + len(ANNOTATIONS)
+    assert index.warm()
+    at_once = make_index(lib)
+    for text in ("diffusion", "status:reading", "tag:method", "has:note", "-status:unread", "key claim", ""):
+        assert index.filter(parse(text)) == at_once.filter(parse(text)), text
+    assert index.tally(lib.paper_ids(), "status") == at_once.tally(lib.paper_ids(), "status")
+
+
 def test_filter_keeps_the_given_order_and_skips_unknown_ids(mode):
     lib = make_library(PAPERS, ANNOTATIONS)
     index = make_index(lib)
