@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
 from itertools import accumulate, compress, repeat
-from operator import contains, eq
+from operator import contains
 from typing import Any
 
 #: a term's last candidates are scanned when this few, else looked up among rare tokens
@@ -63,15 +63,18 @@ def rids(bits: int, n: int) -> list[int]:
 
 
 
-#: up to this many distinct values, each value's set is found by one C-speed pass
+#: up to this many distinct values (at most 256: a byte each), each value's set is found
+#: by one C-speed pass
 FEW_VALUES = 64
 
 
 def groups(values: list[Any], alive: int) -> dict[Any, int]:
     """The bitset of the records holding each value."""
     distinct = set(values)
-    if len(distinct) <= FEW_VALUES:
-        return {v: pack(bytes(map(eq, values, repeat(v)))) & alive for v in distinct}
+    if len(distinct) <= FEW_VALUES:  # each record's value as a byte, then a C pass a value
+        code = {v: c for c, v in enumerate(distinct)}
+        codes = bytes(map(code.__getitem__, values))
+        return {v: pack(codes.translate(bytes(int(i == c) for i in range(256)))) & alive for v, c in code.items()}
     members: dict[Any, list[int]] = {}
     for r, value in enumerate(values):
         members.setdefault(value, []).append(r)

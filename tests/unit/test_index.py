@@ -17,7 +17,7 @@ from reader.core.library import Library
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.query import parse
 from reader.core.search_text import make_record, with_symbols
-from reader.core.tokens import pack, rids, unpack
+from reader.core.tokens import groups, pack, rids, unpack
 
 
 class MemoryStore:
@@ -501,3 +501,14 @@ def test_tally_agrees_with_count_facets(mode, library, text, data):
         assert index.tally(ids, "tag") == facets.tags
         assert index.tally(ids, "venue") == facets.venue
         assert index.tally(ids, "year") == facets.year
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(2015, 2026), st.sampled_from(["ICML", "NeurIPS", "", "ICLR"])),
+                max_size=300),
+       st.integers(0, 80))
+def test_groups_are_the_records_of_each_value(values, spread):
+    values = values + [f"venue {i}" for i in range(spread)]  # past FEW_VALUES distinct, sometimes
+    alive = (1 << len(values)) - 1 & ~0b101  # two records gone
+    expected = {v: sum(1 << r for r, w in enumerate(values) if w == v) & alive for v in set(values)}
+    assert groups(values, alive) == expected
