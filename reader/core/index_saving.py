@@ -29,8 +29,9 @@ FORMAT = 2  # what state() holds: a new one for each change
 class SavedIndexes(Protocol):
     """Where saved indexes are kept (reader.store.search_cache.SearchCache)."""
 
-    def load(self, digest: bytes) -> tuple[BinaryIO, Any] | None:
-        """The texts file and state saved under `digest`, or None."""
+    def load(self, digest: bytes) -> Generator[None, None, tuple[BinaryIO, Any] | None]:
+        """The texts file and state saved under `digest`, or None: read a few ms of
+        work per step (a generator that returns them)."""
 
     def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> Generator[None, None, None]:
         """Keep the first `length` bytes of `texts` and `state` under `digest`, a few
@@ -98,6 +99,7 @@ class Saving:
         self._saving: Generator[None, None, None] | None = None
         self._builder: Builder | None = None
         self._tried = False  # to have the indexes built elsewhere
+        self._loading: Generator[None, None, tuple[BinaryIO, Any] | None] | None = None
 
     def _unchanged(self, texts: CatalogueTexts) -> bool:
         return not self.edited and not texts.log and self._digest.n == len(self._digest.papers)
@@ -108,16 +110,29 @@ class Saving:
         saved for these papers."""
         if self.looked or not self._digest.step(deadline):
             return None
-        self.looked = True
         assert self._digest.value is not None
-        return self._load(texts)
+        if self._loading is None:
+            if not self._unchanged(texts):
+                self.looked = True
+                return None
+            self._loading = self._store.load(self._digest.value)
+        try:
+            while True:
+                next(self._loading)
+                if deadline is not None and time.perf_counter() > deadline:
+                    return None
+        except StopIteration as read:
+            loaded = read.value
+        self.looked, self._loading = True, None
+        return self._adopted(texts, loaded)
 
-    def _load(self, texts: CatalogueTexts) -> dict[Line, TokenIndex] | None:
-        assert self._digest.value is not None
-        loaded = self._store.load(self._digest.value) if self._unchanged(texts) else None
+    def _adopted(self, texts: CatalogueTexts, loaded: tuple[BinaryIO, Any] | None) -> dict[Line, TokenIndex] | None:
         if loaded is None:
             return None
         file, state = loaded
+        if not self._unchanged(texts):  # edited while it was read
+            file.close()
+            return None
         try:
             length, starts, ends, lines = state
             tokens = {line: TokenIndex.from_state(lines[line]) for line in (0, 1, None)}
@@ -151,7 +166,7 @@ class Saving:
         if status is None:
             return True, None
         self._builder = None
-        tokens = self._load(texts) if status == 0 else None
+        tokens = self._adopted(texts, _all_of(self._store.load(self._digest.value))) if status == 0 else None
         self.done = tokens is not None
         return False, tokens
 
@@ -177,3 +192,12 @@ class Saving:
         if self._saving is not None:
             self._saving.close()  # the half-written files are removed
         self._saving, self.done = None, True
+
+
+def _all_of(steps: Generator[None, None, Any]) -> Any:
+    """What a generator of steps returns, all its steps taken now."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value

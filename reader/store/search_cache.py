@@ -88,7 +88,10 @@ class SearchCache:
     def _texts_path(self, digest: bytes) -> Path:
         return self._folder / f"{self._name}-{digest.hex()[:32]}.texts"
 
-    def load(self, digest: bytes) -> tuple[BinaryIO, Any] | None:
+    def load(self, digest: bytes) -> Generator[None, None, tuple[BinaryIO, Any] | None]:
+        """The texts file and state saved under `digest` (None: none, or damaged),
+        read LOAD_STEP bytes a step (~4 ms; then one step to unmarshal, ~50 ms at
+        100k papers)."""
         try:
             with open(self.index_path, "rb") as file:
                 head = file.read(_HEADER.size)
@@ -97,9 +100,19 @@ class SearchCache:
                 magic, major, minor, saved_digest, length, crc = _HEADER.unpack(head)
                 if (magic, major, minor, saved_digest) != (_MAGIC, *sys.version_info[:2], digest):
                     return None
-                payload = file.read(length)
-            if len(payload) != length or zlib.crc32(payload) != crc:
+                payload = bytearray(length)
+                view, done, read_crc = memoryview(payload), 0, 0
+                while done < length:
+                    yield
+                    got = file.readinto(view[done : done + LOAD_STEP])
+                    if not got:
+                        return None
+                    read_crc = zlib.crc32(view[done : done + got], read_crc)
+                    done += got
+                view.release()
+            if read_crc != crc:
                 return None
+            yield
             state = marshal.loads(payload)
             texts_length = state[0]
             texts = open(self._texts_path(digest), "rb")  # noqa: SIM115 (the index reads it from now on)
@@ -133,6 +146,8 @@ class SearchCache:
 
 #: bytes of texts copied a step (~5 ms)
 COPY_STEP = 8 << 20
+#: bytes of a saved index read per step of load()
+LOAD_STEP = 4 << 20
 
 
 def _copied(texts: BinaryIO, length: int) -> Iterator[bytes]:

@@ -122,6 +122,50 @@ def test_papers_changed_while_the_digest_is_made_are_not_taken_up(tmp_path, monk
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
 
 
+def test_the_saved_index_is_read_a_part_per_step_and_not_taken_up_if_edited_meanwhile(tmp_path, monkeypatch):
+    cache = SearchCache(tmp_path / "papers.json", tmp_path)
+    open_index(Library(MemoryStore(papers())), cache)
+    monkeypatch.setattr(search_cache, "LOAD_STEP", 1 + cache.index_path.stat().st_size // 5)
+    reads: list[int] = []
+    real_open = open
+
+    class Counted:  # the index file, its reads counted
+        def __init__(self, file):
+            self.file = file
+
+        def __getattr__(self, name):
+            return getattr(self.file, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+        def readinto(self, view):
+            reads.append(len(view))
+            return self.file.readinto(view)
+
+    monkeypatch.setattr(search_cache, "open", lambda path, mode="r": (
+        Counted(real_open(path, mode)) if path == cache.index_path else real_open(path, mode)), raising=False)
+    for edit in (False, True):
+        reads.clear()
+        lib = Library(MemoryStore(papers()))
+        index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
+        lib.subscribe(lambda change: index.update(change.paper_ids))
+        steps = 0
+        while not index.prepare(0):
+            steps += 1
+            if edit and len(reads) == 2:
+                lib.add_papers([Paper("p1", "Quokka", (), "")])
+        assert len(reads) == 5 and steps > 5  # read a part per step
+        with monkeypatch.context() as patch:
+            if not edit:  # taken up: no text made again
+                forbid_keying(patch)
+            for text in QUERIES:
+                assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+
+
 class BuiltHere(SearchCache):
     """A cache that has no builder process (as on Windows)."""
 
