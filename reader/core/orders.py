@@ -123,7 +123,8 @@ def _nothing(mask: bytes) -> Sequence[int]:
     raise AssertionError("the library order is not gathered")
 
 
-def id_tables(papers: Sequence[Paper], part: int) -> Generator[None, None, tuple[list[str], list[str], dict[str, int]]]:
+def id_tables(papers: Sequence[Paper],
+              part: int) -> Generator[None, None, tuple[list[str], list[str], dict[str, int]]]:
     """The papers' ids (the library's own strings, compared by identity), the index's
     copies of them and their record numbers; made `part` papers at a time, yielding
     between the parts (~15 ms each for 20k papers)."""

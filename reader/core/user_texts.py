@@ -8,11 +8,12 @@ first search that needs it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from reader.core.models import Annotation, Paper, Status
 from reader.core.search_text import _annotation, _has, key_bytes
 from reader.core.text import search_key
+from reader.core.tokens import bits_of
 
 #: a status as one byte, for bitsets made with bytes.translate
 STATUS = {s.value: code for code, s in enumerate(Status)}
@@ -67,3 +68,14 @@ class UserTexts:
         if text := _annotation(ann):
             self.notes[r] = key_bytes(text)
         return self.tags.get(r) != tags
+
+    def tag_nodes(self, tags_of: Callable[[int], Sequence[str]]) -> dict[str, int]:
+        """The records of each tag and each of its parents ("a" and "a/b" for "a/b"),
+        `tags_of` giving a record's tags as the user wrote them."""
+        members: dict[str, set[int]] = {}
+        for r in self.tags:
+            for tag in tags_of(r):
+                parts = tag.split("/")
+                for i in range(len(parts)):
+                    members.setdefault("/".join(parts[: i + 1]), set()).add(r)
+        return {node: bits_of(rs, len(self.status)) for node, rs in members.items()}

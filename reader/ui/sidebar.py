@@ -74,6 +74,8 @@ class Sidebar(QWidget):
         self._making: Generator[None, None, SearchIndex] | None = None
         #: papers edited while the index is being made (it takes them in once made)
         self._edited: set[str] = set()
+        #: what prepare_search() last answered (an import can give it work again)
+        self._search_ready = False
         self._index: SearchIndex | None = None
         #: True: the facet counts due wait for the index rather than make it (the
         #: window sets it until its first paint, whatever the machine's speed)
@@ -226,11 +228,12 @@ class Sidebar(QWidget):
         if self._index is None:
             if "reader.core.index" not in sys.modules:
                 import reader.core.index  # noqa: F401  (~60 ms of modules: a step of their own)
-
-                return False
-            self._make_part()  # (~15 ms each at 100k papers, 8 of them)
-            return False
-        return self._index.prepare(PREPARE_SLICE_S)
+            else:
+                self._make_part()  # (~15 ms each at 100k papers, 9 of them)
+            self._search_ready = False
+        else:
+            self._search_ready = self._index.prepare(PREPARE_SLICE_S)
+        return self._search_ready
 
     @property
     def search_pending(self) -> bool:
@@ -287,10 +290,13 @@ class Sidebar(QWidget):
     def _facets_due(self) -> None:
         if self.index_waits and not self.index_made:
             return  # counted once the window has painted (stop_waiting_for_index)
-        if not self.prepare_search():
-            self._facet_timer.start()  # counted once the index is ready: no long pause
-            return
-        self.refresh_facets()
+        # counted once the index is ready and the values grouped, a step a turn and
+        # the count in a turn of its own: no long pause
+        was_ready = self._search_ready
+        if self.prepare_search() and was_ready and self.index.prepare_tallies():
+            self.refresh_facets()
+        else:
+            self._facet_timer.start()
 
     def stop_waiting_for_index(self) -> None:
         """Count the facets soon: they waited for the first paint (the count makes

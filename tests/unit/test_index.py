@@ -344,9 +344,9 @@ def test_venue_and_year_groups_outlive_edits_of_what_the_user_wrote(monkeypatch)
     assert index.tally(ids, "venue") == {"ICML 2025": 1, "NeurIPS 2023": 1, "ICLR": 1}
     assert index.tally(ids, "tag")["rl"] == 1
     grouped: list[int] = []
-    real_groups, real_nodes = index_module.groups, SearchIndex._tag_nodes
+    real_groups, real_nodes = index_module.groups, user_texts.UserTexts.tag_nodes
     monkeypatch.setattr(index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args))
-    monkeypatch.setattr(SearchIndex, "_tag_nodes", lambda self: grouped.append(2) or real_nodes(self))
+    monkeypatch.setattr(user_texts.UserTexts, "tag_nodes", lambda self, tags_of: grouped.append(2) or real_nodes(self, tags_of))
     lib.set_status(["k2"], Status.READ)
     assert index.tally(ids, "tag")["rl"] == 1 and grouped == []  # tags as they were: not regrouped
     lib.set_tags("diff", ["later"])
@@ -512,3 +512,17 @@ def test_groups_are_the_records_of_each_value(values, spread):
     alive = (1 << len(values)) - 1 & ~0b101  # two records gone
     expected = {v: sum(1 << r for r, w in enumerate(values) if w == v) & alive for v in set(values)}
     assert groups(values, alive) == expected
+
+
+def test_tallies_are_grouped_a_field_a_call_before_the_first_count(monkeypatch):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    grouped: list[int] = []
+    real_groups = index_module.groups
+    monkeypatch.setattr(index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args))
+    assert [index.prepare_tallies() for _ in range(4)] == [False, False, False, True]
+    assert len(grouped) == 2  # venue and year (tags are grouped by hand)
+    ids = lib.paper_ids()
+    assert index.tally(ids, "tag") == {"method": 1, "method/distillation": 1, "rl": 1, "skip": 1}
+    assert index.tally(ids, "year") == {2025: 1, 2023: 1, 2021: 1}
+    assert len(grouped) == 2  # tally() found them made
