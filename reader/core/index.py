@@ -53,9 +53,9 @@ class SearchIndex:
     @classmethod
     def in_steps(cls, library: Library, spill: Spill | None = None,
                  saved: SavedIndexes | None = None) -> Generator[None, None, SearchIndex]:
-        """The index made a part at a time (~15 ms each at 100k papers, ~0.15 s in all):
-        a generator that yields between the parts and returns the index. The library
-        is read as it is at each part: edits made meanwhile are for update()."""
+        """The index made a part at a time (~15 ms each at 100k papers): a generator that
+        yields between the parts and returns the index. The papers are read at the first
+        part, the annotations at a later one: edits made meanwhile are for update()."""
         index = cls.__new__(cls)
         index._lib, index._spill, index._saved = library, spill, saved
         yield from index._made()

@@ -100,6 +100,8 @@ class SearchCache:
                 magic, major, minor, saved_digest, length, crc = _HEADER.unpack(head)
                 if (magic, major, minor, saved_digest) != (_MAGIC, *sys.version_info[:2], digest):
                     return None
+                if length > os.fstat(file.fileno()).st_size - _HEADER.size:  # (damaged: no buffer that big)
+                    return None
                 payload = bytearray(length)
                 view, done, read_crc = memoryview(payload), 0, 0
                 while done < length:

@@ -9,9 +9,10 @@ that does not. The answer only matters to a module that selects PySide features
 
 At start-up that was 44 files before the first paint (typing and pathlib among
 them), about 6 ms, and more at the first search and the first note. We fill in the
-table ourselves with the answers the hook would find: -1 for every module loaded
-before PySide6 (it could not have used it), and for our own package our layering
-rule (only `reader.ui` uses Qt). The hook still asks about everything else.
+table ourselves: -1 (no PySide, so no feature selection) for every module loaded
+before PySide6, and for our own package what our layering rule says (only
+`reader.ui` uses Qt). Either answer leaves a module without feature selections as it
+was; the hook still asks about everything else.
 """
 
 from __future__ import annotations
@@ -53,7 +54,11 @@ def spare_source_reads() -> bool:
     table = getattr(feature, "pyside_feature_dict", None)
     if not isinstance(table, dict):
         return False
-    for name in our_modules(Path(__file__).resolve().parent.parent):
+    try:
+        ours = our_modules(Path(__file__).resolve().parent.parent)
+    except OSError:  # (not a folder of files: a zipped or frozen install)
+        return False
+    for name in ours:
         table.setdefault(name, 0 if uses_qt(name) else -1)
     for name in list(sys.modules):
         table.setdefault(name, -1)

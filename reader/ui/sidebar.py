@@ -70,10 +70,10 @@ class Sidebar(QWidget):
         between the parts of the making and returns the index."""
         super().__init__(parent)
         self._library = library
-        self._make_index: Callable[[], Generator[None, None, SearchIndex]] | None = make_index
+        self._make_index = make_index
         self._making: Generator[None, None, SearchIndex] | None = None
-        #: papers edited while the index is being made (it takes them in once made)
-        self._edited: set[str] = set()
+        #: papers edited while the index is being made (it takes them in once made, in order)
+        self._edited: dict[str, None] = {}
         #: what prepare_search() last answered (an import can give it work again)
         self._search_ready = False
         self._index: SearchIndex | None = None
@@ -131,6 +131,9 @@ class Sidebar(QWidget):
         self.typing = False
         self._facet_timer = QTimer(self, singleShot=True, interval=FACET_REFRESH_MS)
         self._facet_timer.timeout.connect(self._facets_due)
+        #: the next turn: the next step of what the count waits for
+        self._facet_steps = QTimer(self, singleShot=True, interval=0)
+        self._facet_steps.timeout.connect(self._facets_due)
         self.search.textChanged.connect(lambda _text: self._typing.start())
         self._choosing = QTimer(self, singleShot=True, interval=0)
         self._choosing.timeout.connect(self._facets_chosen)
@@ -149,23 +152,26 @@ class Sidebar(QWidget):
     def _make_part(self) -> None:
         """A part of making the index (~15 ms at 100k papers; the last one makes it)."""
         if self._making is None:
-            assert self._make_index is not None
-            self._making, self._make_index = self._make_index(), None
+            self._making = self._make_index()
         try:
             next(self._making)
         except StopIteration as made:
             self._making, index = None, made.value
             if self._edited:
                 index.update(self._edited)
-                self._edited = set()
+                self._edited = {}
             self._index = index
+        except BaseException:
+            self._making, self._edited = None, {}  # (the next use starts again)
+            raise
 
     def papers_changed(self, paper_ids: Iterable[str]) -> None:
         """Edits for the index to take in (one made later reads the library then)."""
+        self._search_ready = False  # (an added paper's text is to be built, say)
         if self._index is not None:
             self._index.update(paper_ids)
         elif self._making is not None:
-            self._edited.update(paper_ids)
+            self._edited.update(dict.fromkeys(paper_ids))
 
     @property
     def index_made(self) -> bool:
@@ -269,7 +275,7 @@ class Sidebar(QWidget):
             row = 0 if self.typing else min(old_row, len(ids) - 1)
             self.view.setCurrentIndex(self.model.index(row))
         self.update_counts()
-        self._facet_timer.start()
+        self.schedule_facets()
         self.filtered.emit()
 
     def update_counts(self) -> None:
@@ -285,6 +291,8 @@ class Sidebar(QWidget):
         self.count_label.setText(f"{shown} · {read:,} read")
 
     def schedule_facets(self) -> None:
+        """Count the facets once typing (or triaging) pauses."""
+        self._facet_steps.stop()
         self._facet_timer.start()
 
     def _facets_due(self) -> None:
@@ -296,7 +304,7 @@ class Sidebar(QWidget):
         if self.prepare_search() and was_ready and self.index.prepare_tallies():
             self.refresh_facets()
         else:
-            self._facet_timer.start()
+            self._facet_steps.start()
 
     def stop_waiting_for_index(self) -> None:
         """Count the facets soon: they waited for the first paint (the count makes
@@ -308,6 +316,7 @@ class Sidebar(QWidget):
         """Recount the facets over what the search box matches (debounced: this is
         the one linear pass left after a keystroke)."""
         self._facet_timer.stop()
+        self._facet_steps.stop()
         from reader.core.query import parse
 
         ids, index = self._text_ids, self.index

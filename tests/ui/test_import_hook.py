@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from reader.ui.import_hook import our_modules, uses_qt
 
 REPO = Path(__file__).parents[2]
@@ -35,6 +37,10 @@ assert table["reader.ui.sidebar"] == 0 and table["reader.core.index"] == -1, tab
 
 
 def test_the_hook_reads_none_of_our_sources_nor_those_loaded_before_pyside():
+    from reader.ui.import_hook import spare_source_reads
+
+    if not spare_source_reads():
+        pytest.skip("this PySide6 keeps no table of modules: its hook reads sources as it will")
     subprocess.run([sys.executable, "-c", SPY], check=True, cwd=REPO)
 
 

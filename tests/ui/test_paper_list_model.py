@@ -4,6 +4,7 @@ import pytest
 
 from reader.core.index import SearchIndex
 from reader.core.models import Paper, Status
+from reader.core.query import parse
 from reader.ui.paper_list import PaperListModel
 from reader.ui.facets import FacetPanel
 from reader.ui.sidebar import Sidebar
@@ -69,3 +70,27 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
         assert len(shown) == expected
     assert f"{len(shown)}" in sidebar.count_label.text()
     qtmodeltester.check(sidebar.model)
+
+
+def test_making_the_index_again_after_a_part_failed(qtbot, library):
+    """A part of the making that fails (the spill file's disk full, say) fails that
+    use; the next use makes the index from the start."""
+    attempts: list[int] = []
+
+    def make():
+        attempts.append(1)
+        if len(attempts) == 1:
+            yield
+            raise OSError("no space left on device")
+        return (yield from SearchIndex.in_steps(library))
+
+    facets = FacetPanel()
+    sidebar = Sidebar(library, make, facets)
+    qtbot.addWidget(sidebar)
+    qtbot.addWidget(facets)
+    assert sidebar.prepare_search() is False  # the first part (the index's modules are loaded)
+    with pytest.raises(OSError):
+        sidebar.prepare_search()
+    library.set_status(library.paper_ids()[:1], Status.READ)
+    sidebar.papers_changed(library.paper_ids()[:1])
+    assert sidebar.index.count(parse("status:read")) == 1 and len(attempts) == 2

@@ -87,12 +87,17 @@ def test_other_papers_build_their_own(tmp_path, monkeypatch):
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
 
 
-@pytest.mark.parametrize("damage", ["index byte", "index cut", "texts cut", "texts gone"])
+@pytest.mark.parametrize("damage", ["index byte", "index cut", "texts cut", "texts gone", "length"])
 def test_a_damaged_copy_is_not_used(tmp_path, damage):
     cache = SearchCache(tmp_path / "papers.json", tmp_path)
     open_index(Library(MemoryStore(papers())), cache)
     (texts,) = cache.index_path.parent.glob("*.texts")
-    if damage == "index byte":
+    if damage == "length":  # the header's length of what follows: 2**62 bytes, no such buffer is made
+        data = bytearray(cache.index_path.read_bytes())
+        at = search_cache._HEADER.size - 12
+        data[at : at + 8] = (1 << 62).to_bytes(8, "little")
+        cache.index_path.write_bytes(bytes(data))
+    elif damage == "index byte":
         data = bytearray(cache.index_path.read_bytes())
         data[-100] ^= 0xFF
         cache.index_path.write_bytes(bytes(data))
