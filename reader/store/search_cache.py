@@ -90,7 +90,7 @@ class SearchCache:
 
     def load(self, digest: bytes) -> Generator[None, None, tuple[BinaryIO, Any] | None]:
         """The texts file and state saved under `digest` (None: none, or damaged),
-        read LOAD_STEP bytes a step (~4 ms; then one step to unmarshal, ~50 ms at
+        read LOAD_STEP bytes a step (~4 ms; then one step to unmarshal, ~10-30 ms at
         100k papers)."""
         try:
             with open(self.index_path, "rb") as file:

@@ -182,7 +182,7 @@ def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
     """Make and prepare the search index as a search does (Sidebar.prepare_search),
     then build (or take up) its token tables a few ms at a time; then freeze again
     what it built."""
-    while not sidebar.prepare_search():
+    while sidebar.search_pending or not sidebar.prepare_search():  # (a typed query's steps: not two a turn)
         yield
     index = sidebar.index
     while not index.warm(0.008):

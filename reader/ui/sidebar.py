@@ -299,7 +299,11 @@ class Sidebar(QWidget):
         if self.index_waits and not self.index_made:
             return  # counted once the window has painted (stop_waiting_for_index)
         # counted once the index is ready and the values grouped, a step a turn and
-        # the count in a turn of its own: no long pause
+        # the count in a turn of its own: no long pause (a typed query waiting for the
+        # search makes its preparation's steps: not two steps a turn)
+        if self.search_pending:
+            self.schedule_facets()
+            return
         was_ready = self._search_ready
         if self.prepare_search() and was_ready and self.index.prepare_tallies():
             self.refresh_facets()

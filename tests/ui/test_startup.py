@@ -532,6 +532,35 @@ def test_the_index_is_made_in_parts_and_takes_in_edits_made_meanwhile(qtbot, tmp
     qtbot.waitUntil(lambda: sidebar.model.ids() == [ids[0]])
 
 
+def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(qtbot, tmp_path, monkeypatch):
+    # the idle index steps and the facet count step the same preparation: while a typed
+    # query waits for it they stand aside, or a key would wait behind two steps a turn
+    from reader.core import record_texts
+    from reader.ui import sidebar as sidebar_module
+
+    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)
+    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
+    real_build = record_texts.CatalogueTexts.build
+    monkeypatch.setattr(record_texts.CatalogueTexts, "build",
+                        lambda self, deadline: time.sleep(0.03) or real_build(self, deadline))  # ~0.6 s in all
+    app = _build(qtbot, tmp_path)
+    app.window.show()
+    qtbot.waitExposed(app.window)
+    sidebar = app.window.sidebar
+    steps: list[int] = []
+    real_prepare = sidebar_module.Sidebar.prepare_search
+    monkeypatch.setattr(sidebar_module.Sidebar, "prepare_search",
+                        lambda self: (self is sidebar and steps.append(1)) or real_prepare(self))  # (this window's)
+    qtbot.keyClicks(sidebar.search, "distil")
+    per_turn: list[int] = []
+    while sidebar.search_pending:
+        before = len(steps)
+        QApplication.processEvents()
+        per_turn.append(len(steps) - before)
+    assert sum(per_turn) > 10 and max(per_turn) == 1  # (the preparation outlasted the idle wait)
+    assert sidebar.model.rowCount() < 19
+
+
 def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path, monkeypatch):
     from reader.core import record_texts
     from reader.ui import sidebar as sidebar_module
