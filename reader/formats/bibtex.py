@@ -16,6 +16,7 @@ from reader.formats.common import (
     make_record,
     one_line,
     parse_year,
+    unescape,
 )
 
 #: First line of our own BibTeX export: its `keywords` and `annote` are tags and a note.
@@ -153,20 +154,27 @@ def _fields(entry: Any) -> dict[str, str]:
     return out
 
 
+def _field_text(value: str) -> str:
+    """A title, abstract or venue as one line: HTML entities unescaped where their `&` is
+    not TeX-escaped (`\\&amp;` is the text "&amp;"), then its TeX decoded."""
+    return decode_text(unescape(one_line(value, entities=False), tex=True))
+
+
 def _paper(fields: dict[str, str], name: str) -> Paper:
     prefix = (fields.get("archiveprefix", "") + fields.get("eprinttype", "")).lower()
     arxiv = fields.get("eprint", "") if "arxiv" in prefix else ""
     venue = fields.get("booktitle") or fields.get("journal") or fields.get("venue", "")
     return make_record(
         source=name,
-        title=decode_text(one_line(fields.get("title", ""))),
+        title=_field_text(fields.get("title", "")),
         authors=split_names(fields.get("author", "")),
-        abstract=decode_text(one_line(fields.get("abstract", ""))),
-        venue=decode_text(one_line(venue)),
+        abstract=_field_text(fields.get("abstract", "")),
+        venue=_field_text(venue),
         year=parse_year(fields.get("year") or fields.get("date")),
         url=fields.get("url", ""),
         doi=fields.get("doi", ""),
         arxiv=arxiv or (venue if "arxiv" in venue.lower() else ""),
+        decoded=True,  # (entities first, then TeX: "\\&" is a literal "&")
     )
 
 

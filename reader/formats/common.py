@@ -49,6 +49,8 @@ _SPACE_CONTROLS = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # vertical tab, form f
 _OTHER_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x9f]")
 
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: the same in TeX, where `\\&amp;` is the text "&amp;"
+_TEX_ENTITY = re.compile(r"(?<!\\)" + _ENTITY.pattern)
 
 
 def clean(value: object, *, nfc: bool = True) -> str:
@@ -67,11 +69,12 @@ def clean(value: object, *, nfc: bool = True) -> str:
     return text
 
 
-def unescape(text: str) -> str:
-    """HTML entities (only the well-formed `&name;` kind, so TeX `&` survives) unescaped."""
+def unescape(text: str, *, tex: bool = False) -> str:
+    """HTML entities (only the well-formed `&name;` kind, so TeX `&` survives) unescaped;
+    `tex`: not those whose `&` is escaped (`\\&`)."""
     if "&" not in text:
         return text
-    return _ENTITY.sub(lambda m: clean(html.unescape(m.group(0))), text)
+    return (_TEX_ENTITY if tex else _ENTITY).sub(lambda m: clean(html.unescape(m.group(0))), text)
 
 
 #: Printable ASCII but "&": deleting these from an ASCII text leaves its controls and "&"s.
@@ -117,13 +120,14 @@ def clean_lines(values: list[object]) -> list[str] | None:
     return None
 
 
-def one_line(value: object) -> str:
-    """Cleaned, entities unescaped, all whitespace (line breaks too) collapsed to single spaces."""
+def one_line(value: object, *, entities: bool = True) -> str:
+    """Cleaned, entities unescaped (unless told they were), all whitespace (line breaks
+    too) collapsed to single spaces."""
     if type(value) is str and is_one_line(value):
         return value  # the common case (names, titles, abstracts): already one clean line
     if value is None or value == "":
         return ""
-    text = unescape(clean(value))
+    text = unescape(clean(value)) if entities else clean(value)
     if (  # ASCII with single spaces only (clean dropped other controls): nothing to collapse
         text.isascii()
         and "  " not in text
@@ -232,13 +236,16 @@ def make_record(
     track: object = "",
     doi: object = "",
     arxiv: object = "",
+    decoded: bool = False,
 ) -> Paper:
     """A Paper with every field cleaned and its stable id; ValueError when it has no title/abstract.
 
-    `authors` must be clean already (split_authors and one_line make them so).
+    `authors` must be clean already (split_authors and one_line make them so). `decoded`:
+    the reader unescaped the title's, abstract's and venue's entities itself (a second
+    pass would turn a BibTeX `\\&\\#0;`, the text "&#0;", into U+FFFD).
     """
-    title_text = one_line(title)
-    abstract_text = one_line(abstract)
+    title_text = one_line(title, entities=not decoded)
+    abstract_text = one_line(abstract, entities=not decoded)
     doi_text = normalise_doi(doi)
     arxiv_text = (
         find_arxiv(arxiv) or find_arxiv(url, bare=False) or find_arxiv(doi_text, bare=False)
@@ -260,7 +267,7 @@ def make_record(
         title=title_text,
         authors=tuple(a for a in authors if a),
         abstract=abstract_text,
-        venue=one_line(venue),
+        venue=one_line(venue, entities=not decoded),
         year=year,
         url=one_line(url),
         presentation=one_line(presentation),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from reader.core.models import Annotation, Paper, Status, make_paper_id
@@ -285,6 +285,7 @@ _WORDS = st.text(
     abstract=_WORDS,
     year=st.none() | st.integers(1900, 2100),
 )
+@example(titles=["&#0;", "A &amp; B", "x &lt; y"], abstract="0", year=None)  # text that looks like HTML entities
 def test_export_reads_back_equal(
     tmp_path: Path, titles: list[str], abstract: str, year: int | None
 ) -> None:
@@ -305,3 +306,10 @@ def test_export_reads_back_equal(
     assert result.records == [
         p.__class__(**{**p.to_dict(), "authors": p.authors, "source": "refs.bib"}) for p in papers
     ]
+
+
+def test_html_entities_in_a_bibtex_file_are_read_unless_their_ampersand_is_escaped(tmp_path: Path) -> None:
+    path = write(tmp_path, "@article{k, title={Caf&eacute; &amp; {B}ar, \\&amp; and \\&\\#0;},"
+                           " author={Ada Lovelace}, journal={J &amp; K}}")
+    (paper,) = read_papers(path).records
+    assert paper.title == "Café & Bar, &amp; and &#0;" and paper.venue == "J & K"
