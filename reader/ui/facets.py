@@ -15,6 +15,8 @@ GROUPS = {"smart": "Smart lists", "status": "Status", "tag": "Tags", "venue": "V
 KeyRole = Qt.ItemDataRole.UserRole + 10
 #: under "Tags" when the papers listed have none
 NO_TAGS = "None yet (press t)"
+#: under each heading until the first count (~1 s after opening 100k papers)
+COUNTING = "Counting…"
 Key = tuple[str, str]
 
 
@@ -77,7 +79,7 @@ class FacetPanel(QTreeView):
         self.collapsed.connect(lambda index: self._remember_fold(index, folded=True))
         self.expanded.connect(lambda index: self._remember_fold(index, folded=False))
         self.selectionModel().selectionChanged.connect(self._on_selection)
-        self.set_counts(Facets(), {})
+        self.set_counts(None, {})  # the headings, not yet counted
 
     # -- state ----------------------------------------------------------------
 
@@ -110,9 +112,10 @@ class FacetPanel(QTreeView):
 
     # -- content --------------------------------------------------------------
 
-    def set_counts(self, facets: Facets, smart: dict[str, str],
+    def set_counts(self, facets: Facets | None, smart: dict[str, str],
                    smart_counts: dict[str, int] | None = None) -> None:
-        """Rebuild the tree with new counts, keeping what was chosen and expanded."""
+        """Rebuild the tree with new counts, keeping what was chosen and expanded
+        (`facets` None: not counted yet, rather than zeros)."""
         chosen = set(self.selected_keys())
         expanded = self._expanded_keys()
         self._smart = dict(smart)
@@ -127,19 +130,13 @@ class FacetPanel(QTreeView):
                     group.appendRow(self._item("smart", name, name, count))
             group = self._group(root, "status")
             for status in Status:
-                group.appendRow(self._item("status", status.value, status.value.capitalize(),
-                                           facets.status.get(status.value, 0)))
-            tags = self._group(root, "tag")
-            self._fill_tags(tags, facets)
-            if not tags.hasChildren():  # an empty heading said nothing of how to get some
-                tags.appendRow(self._hint(NO_TAGS, "No paper listed has a tag: press t to tag the "
-                                                   "paper shown, or type in its Tags box"))
-            group = self._group(root, "venue")
-            for venue, count in sorted(facets.venue.items(), key=lambda kv: (-kv[1], kv[0])):
-                group.appendRow(self._item("venue", venue, venue, count))
-            group = self._group(root, "year")
-            for year, count in sorted(facets.year.items(), reverse=True):
-                group.appendRow(self._item("year", str(year), str(year), count))
+                count = None if facets is None else facets.status.get(status.value, 0)
+                group.appendRow(self._item("status", status.value, status.value.capitalize(), count))
+            if facets is None:
+                for key in ("tag", "venue", "year"):
+                    self._group(root, key).appendRow(self._hint(COUNTING, "The papers are being counted"))
+            else:
+                self._fill_groups(root, facets)
             for group_key in GROUPS:
                 if ("group", group_key) not in self._collapsed:
                     expanded.add(("group", group_key))
@@ -156,6 +153,19 @@ class FacetPanel(QTreeView):
             self._updating = False
         if chosen != set(self.selected_keys()):
             self.facets_changed.emit()
+
+    def _fill_groups(self, root: QStandardItem, facets: Facets) -> None:
+        tags = self._group(root, "tag")
+        self._fill_tags(tags, facets)
+        if not tags.hasChildren():  # an empty heading said nothing of how to get some
+            tags.appendRow(self._hint(NO_TAGS, "No paper listed has a tag: press t to tag the "
+                                               "paper shown, or type in its Tags box"))
+        group = self._group(root, "venue")
+        for venue, count in sorted(facets.venue.items(), key=lambda kv: (-kv[1], kv[0])):
+            group.appendRow(self._item("venue", venue, venue, count))
+        group = self._group(root, "year")
+        for year, count in sorted(facets.year.items(), reverse=True):
+            group.appendRow(self._item("year", str(year), str(year), count))
 
     def _remember_fold(self, index: QModelIndex, *, folded: bool) -> None:
         key = _decode(index.data(KeyRole))

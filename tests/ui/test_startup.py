@@ -42,6 +42,24 @@ def test_the_first_paint_has_the_list_the_abstract_and_the_menu_titles(qtbot, tm
     assert not app.poll.isActive()
 
 
+def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, tmp_path):
+    app = _build(qtbot, tmp_path)
+    facets = app.window.sidebar.facets
+
+    def lines() -> list[str]:
+        model, out = facets.model(), []
+        for g in range(model.rowCount()):
+            group = model.index(g, 0)
+            out += [group.data()] + [f"  {model.index(r, 0, group).data()}" for r in range(model.rowCount(group))]
+        return out
+
+    assert lines() == ["Status", "  Unread", "  Reading", "  Read", "Tags", "  Counting…", "Venue", "  Counting…",
+                       "Year", "  Counting…"]
+    app.window.show()
+    qtbot.waitUntil(lambda: "  Unread  (19)" in lines())
+    assert "  Counting…" not in lines() and "  ICML 2025  (19)" in lines() and "  None yet (press t)" in lines()
+
+
 def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
     w = app.window
