@@ -71,6 +71,11 @@ _MATH_ENVS = frozenset(
 )
 
 
+def maybe_tex(text: str) -> bool:
+    """False when `text` is plain already (parse() leaves it whole, plain() as it is)."""
+    return _TEXISH.search(text) is not None
+
+
 def parse(text: str) -> tuple[Piece, ...] | None:
     """The styled pieces of TeX-flavoured `text`, or None when it cannot be parsed."""
     if not _TEXISH.search(text):

@@ -13,12 +13,13 @@ from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView
 
 from reader.core.library import Library
 from reader.core.models import Status
+from reader.core.tex import maybe_tex
 from reader.core.text import plain
 from reader.ui.paper_delegate import PaperDelegate, row_height
 
 Index = QModelIndex | QPersistentModelIndex
-#: a title with one of these may show otherwise (reader.core.text.plain)
-_TEX_MARKS = frozenset("$\\{}~^_")
+#: the first characters of a title that may show as another (reader.core.tex.maybe_tex)
+_TEX_FIRST = frozenset("$\\`*{}'")
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -120,9 +121,9 @@ class PaperListModel(QAbstractListModel):
         for row in itertools.chain(range(start, len(ids)), range(start)):
             title = paper(ids[row]).title
             head = title[:1]
-            if head.casefold()[:1] != first and head not in _TEX_MARKS:  # most rows: ~0.4 us
+            if head.casefold()[:1] != first and head not in _TEX_FIRST:  # most rows: ~0.4 us
                 continue
-            shown = _plain_title(title) if _TEX_MARKS.intersection(title) else title
+            shown = _plain_title(title) if maybe_tex(title) else title
             if shown[: len(key) * 2].casefold().startswith(key):
                 return row
         return -1
@@ -182,8 +183,9 @@ class PaperListView(QTableView):
         self._typed_at = now
         repeated = self._typed == search * len(self._typed) and len(search) == 1
         self._typed = search if repeated else self._typed + search
-        current = max(self.currentIndex().row(), 0)
+        current = self.currentIndex().row()
         # a new letter (or the same again) looks past the current row, more letters from it
-        row = model.find_title(self._typed, current + 1 if len(self._typed) == 1 else current)
+        start = 0 if current < 0 else current + 1 if len(self._typed) == 1 else current
+        row = model.find_title(self._typed, start)
         if row >= 0:
             self.setCurrentIndex(model.index(row))

@@ -5,8 +5,8 @@ import pytest
 from reader.core.index import SearchIndex
 from reader.core.models import Paper, Status
 from reader.core.query import parse
-from reader.ui.paper_list import PaperListModel
 from reader.ui.facets import FacetPanel
+from reader.ui.paper_list import PaperListModel
 from reader.ui.sidebar import Sidebar
 
 
@@ -104,14 +104,15 @@ def test_typing_in_the_list_jumps_to_a_title_as_shown(qtbot, library):
 
     from reader.ui.paper_list import PaperListView
 
-    library.add_papers([Paper("tex", "$K^2$VAE: a $\\Theta(1)$ model", ("A. Author",))])
+    library.add_papers([Paper("tex", "$K^2$VAE: a $\\Theta(1)$ model", ("A. Author",)),
+                        Paper("emph", "*Attention* Is What You Need", ("A. Author",)),
+                        Paper("quote", "``Why'' Questions", ("A. Author",))])
     model = PaperListModel(library)
     model.set_ids(library.paper_ids())
     view = PaperListView()
     view.setModel(model)
     qtbot.addWidget(view)
     view.show()
-    view.setCurrentIndex(model.index(0))
 
     def shown() -> str:
         return model.data(view.currentIndex())
@@ -119,6 +120,9 @@ def test_typing_in_the_list_jumps_to_a_title_as_shown(qtbot, library):
     def pause() -> None:  # longer than the keyboard input interval: a new search
         qtbot.wait(QApplication.keyboardInputInterval() + 100)
 
+    qtbot.keyClicks(view, "d")  # no current row yet: from the top
+    assert shown().startswith("DA-KD")
+    pause()
     qtbot.keyClicks(view, "mod")
     assert shown().startswith("Modalities Contribute")
     pause()
@@ -130,5 +134,9 @@ def test_typing_in_the_list_jumps_to_a_title_as_shown(qtbot, library):
     qtbot.keyClicks(view, "k²v")
     assert shown() == "K²VAE: a Θ(1) model"
     pause()
+    qtbot.keyClicks(view, "attention")
+    assert shown() == "Attention Is What You Need"
+    pause()
     qtbot.keyClicks(view, "zzq")  # nothing: stays
-    assert shown() == "K²VAE: a Θ(1) model"
+    assert shown() == "Attention Is What You Need"
+    assert model.data(model.index(model.find_title("“why", 0))) == "“Why” Questions"  # (no key types “)
