@@ -131,7 +131,7 @@ _COMMA = re.compile(r",")
 def split_names(value: str) -> list[str]:
     """BibTeX `author`: names joined by ` and `, each "First Last" or "Last, [Jr,] First"."""
     names: list[str] = []
-    for raw in _split_top(one_line(value), _AND):
+    for raw in _split_top(_one_line(value), _AND):
         parts = [p.strip() for p in _split_top(raw, _COMMA)]
         if len(parts) == 2:
             raw = f"{parts[1]} {parts[0]}"
@@ -154,10 +154,15 @@ def _fields(entry: Any) -> dict[str, str]:
     return out
 
 
+def _one_line(value: str) -> str:
+    """A field as one line, HTML entities unescaped where their `&` is not TeX-escaped
+    (`\\&amp;` is the text "&amp;"): before any TeX is decoded, and only then."""
+    return unescape(one_line(value, entities=False), tex=True)
+
+
 def _field_text(value: str) -> str:
-    """A title, abstract or venue as one line: HTML entities unescaped where their `&` is
-    not TeX-escaped (`\\&amp;` is the text "&amp;"), then its TeX decoded."""
-    return decode_text(unescape(one_line(value, entities=False), tex=True))
+    """A title, abstract or venue: one line, then its TeX decoded."""
+    return decode_text(_one_line(value))
 
 
 def _paper(fields: dict[str, str], name: str) -> Paper:
@@ -260,7 +265,7 @@ def _read_entry(entry: Any, name: str, native: bool, result: ReadResult) -> None
         return
     result.records.append(paper)
     if native and (fields.get("keywords") or fields.get("annote")):
-        keywords = _split_top(one_line(fields.get("keywords", "")), _COMMA)
+        keywords = _split_top(_one_line(fields.get("keywords", "")), _COMMA)
         tags = [decode_text(t.strip()) for t in keywords]
         note = decode_note(fields.get("annote", ""))
         result.annotations.append(
