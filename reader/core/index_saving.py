@@ -149,6 +149,9 @@ class Saving:
         except (ValueError, TypeError, KeyError, IndexError, OverflowError):
             file.close()
             return None
+        except BaseException:  # (closed half way: the index went, say)
+            file.close()
+            raise
         self.done = True
         return tokens
 

@@ -185,7 +185,7 @@ def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
     while sidebar.search_pending or not sidebar.prepare_search():  # (a typed query's steps: not two a turn)
         yield
     index = sidebar.index
-    while not index.warm(0.008):
+    while sidebar.search_pending or not index.warm(0.008):  # (warm() prepares first, as after an import)
         # the builder process (~15 s at 100k): polled, not spun on
         yield BUILDER_POLL_MS if index.building_elsewhere else None
     gc.freeze()
