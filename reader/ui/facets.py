@@ -79,7 +79,9 @@ class FacetPanel(QTreeView):
         self.collapsed.connect(lambda index: self._remember_fold(index, folded=True))
         self.expanded.connect(lambda index: self._remember_fold(index, folded=False))
         self.selectionModel().selectionChanged.connect(self._on_selection)
-        self.set_counts(None, {})  # the headings, not yet counted
+        #: False until the first count: the headings say "Counting…"
+        self.counted = False
+        self.set_counts(None, {})
 
     # -- state ----------------------------------------------------------------
 
@@ -118,6 +120,7 @@ class FacetPanel(QTreeView):
         (`facets` None: not counted yet, rather than zeros)."""
         chosen = set(self.selected_keys())
         expanded = self._expanded_keys()
+        self.counted = facets is not None
         self._smart = dict(smart)
         self._updating = True
         try:

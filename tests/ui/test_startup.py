@@ -60,6 +60,18 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
     assert "  Counting…" not in lines() and "  ICML 2025  (19)" in lines() and "  None yet (press t)" in lines()
 
 
+def test_saved_searches_are_listed_before_the_first_count(qtbot, tmp_path):
+    from reader.opening import open_library
+
+    opened = open_library(tmp_path / "library")
+    opened.library.prefs.save_search("Later", "tag:later")
+    opened.folder.close()
+    facets = _build(qtbot, tmp_path).window.sidebar.facets
+    smart = facets.model().index(0, 0)
+    assert (smart.data(), facets.model().index(0, 0, smart).data()) == ("Smart lists", "Later")
+    assert not facets.counted
+
+
 def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
     w = app.window
