@@ -157,7 +157,7 @@ def test_the_saved_index_is_read_a_part_per_step_and_not_taken_up_if_edited_mean
         reads.clear()
         lib = Library(MemoryStore(papers()))
         index = SearchIndex(lib, spill=tempfile.TemporaryFile, saved=cache)
-        lib.subscribe(lambda change: index.update(change.paper_ids))
+        lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
         steps = 0
         while not index.prepare(0):
             steps += 1
