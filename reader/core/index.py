@@ -23,8 +23,9 @@ from reader.core.models import Status
 from reader.core.orders import Orders, id_tables
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
+from reader.core.steps import run_steps
 from reader.core.text import search_key
-from reader.core.tokens import TokenIndex, bits_of, groups, pack, rids
+from reader.core.tokens import TokenIndex, bits_of, groups, one_of, pack, rids
 from reader.core.user_texts import STATUS, UserTexts
 
 #: below this many papers scanning is fast enough: no token index
@@ -47,8 +48,7 @@ class SearchIndex:
         """`spill` makes the (unnamed) file keyed texts are written to, else kept in
         memory; `saved` keeps the built indexes of big catalogues for next time."""
         self._lib, self._spill, self._saved = library, spill, saved
-        for _ in self._made():
-            pass
+        run_steps(self._made())
 
     @classmethod
     def in_steps(cls, library: Library, spill: Spill | None = None,
@@ -73,14 +73,12 @@ class SearchIndex:
         self._texts = CatalogueTexts(papers, self._spill if big else None)
         self._saving = Saving(self._saved, papers) if big and self._saved is not None else None
         self._alive = (1 << n) - 1
-        user = self._user = UserTexts(papers, self._rid)
+        user = self._user = UserTexts(papers)
         annotations = list(self._lib.annotations().items())
         step = max(1, MAKE_PART // 4)  # (~5 us an annotation)
         for start in range(0, len(annotations), step):
             yield
             user.take_statuses(annotations[start : start + step], self._rid)
-        # (its tables, by their old names here)
-        self._status, self._notes, self._tags, self._has = user.status, user.notes, user.tags, user.has
         self._cache: dict[tuple[Line, bytes], tuple[int, int]] = {}
         self._derived: dict[Hashable, Any] = {}
         self._tokens: dict[Line, TokenIndex] = {}
@@ -109,7 +107,7 @@ class SearchIndex:
                 self._given.append(paper.id)
                 self._rid[pid] = r
                 self._papers.append(paper)
-                self._status.append(0)
+                self._user.status.append(0)
                 self._alive |= 1 << r
                 self._lists.forget_orders()
                 rewritten.append(r)
@@ -149,6 +147,10 @@ class SearchIndex:
         search not yet ready does them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
         deadline = deadline if seconds is None else time.perf_counter() + seconds
         return self._user.settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
+
+    @property
+    def prepared(self) -> bool:  # (prepare() has nothing left to do)
+        return self._user.settled and (self._saving is None or self._saving.looked) and self._texts.complete
 
     def warm(self, seconds: float | None = None) -> bool:
         """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
@@ -229,7 +231,7 @@ class SearchIndex:
             bits, exact = self._lists.bits_of_ids(ids, self._alive)
             if exact:
                 return (bits & self._status_bits(code)).bit_count()
-        rid, status_of = self._rid, self._status
+        rid, status_of = self._rid, self._user.status
         return sum(1 for pid in ids if (r := rid.get(pid)) is not None and status_of[r] == code)
 
     def tally(self, ids: Sequence[str], field: str) -> Counter[Any]:
@@ -338,15 +340,15 @@ class SearchIndex:
                 found = scan(term, covered)
         found |= texts.scan(term, rest, line)
         if line is None and (noted := cand & ~found & self._derive(  # papers the user wrote on
-                "noted", lambda: bits_of(self._notes, len(self._ids)))):
-            notes = self._notes
+                "noted", lambda: bits_of(self._user.notes, len(self._ids)))):
+            notes = self._user.notes
             found |= bits_of((r for r in rids(noted, len(self._ids)) if term in notes[r]), len(self._ids))
         return found
 
     def _scan_whole(self, term: bytes, cand: int) -> int:
         """The records of `cand` whose whole text (catalogue, then what the user wrote)
         contains `term`."""
-        text, notes = self._texts.text, self._notes
+        text, notes = self._texts.text, self._user.notes
         whole = ((r, text(r) + b"\n" + notes[r] if r in notes else text(r))
                  for r in rids(cand, len(self._ids)))
         return bits_of((r for r, subject in whole if term in subject), len(self._ids))
@@ -358,8 +360,7 @@ class SearchIndex:
         return self._derived[name]
 
     def _status_bits(self, code: int) -> int:
-        table = bytes(int(c == code) for c in range(256))
-        return self._derive(("status", code), lambda: pack(self._status.translate(table)) & self._alive)
+        return self._derive(("status", code), lambda: pack(self._user.status.translate(one_of(code))) & self._alive)
 
     def _field(self, node: Field, cand: int) -> int:
         name, value, n = node.name, node.key, len(self._ids)
@@ -369,10 +370,10 @@ class SearchIndex:
             abstracts = (p.abstract for p in self._papers)
             return cand & self._derive(value, lambda: pack(bytes(map(bool, abstracts))))
         if name == "has":
-            return cand & self._derive(("has", value), lambda: bits_of(self._has[value], n)) if value else 0
+            return cand & self._derive(("has", value), lambda: bits_of(self._user.has[value], n)) if value else 0
         if name == "tag":
             prefix = value + "/"
-            tagged = self._tags.items()
+            tagged = self._user.tags.items()
             return cand & self._derive(("tag", value), lambda: bits_of(
                 (r for r, tags in tagged if any(t == value or t.startswith(prefix) for t in tags)), n))
         if name == "year":

@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, Protocol
 from reader import __version__
 from reader.core.models import Paper
 from reader.core.record_texts import CatalogueTexts, Line
+from reader.core.steps import run_steps
 from reader.core.tokens import TokenIndex
 
 #: papers digested per step (~4 ms)
@@ -116,14 +117,9 @@ class Saving:
                 self.looked = True
                 return None
             self._loading = self._taken_up(texts, self._store.load(self._digest.value))
-        try:
-            while True:
-                next(self._loading)
-                if deadline is not None and time.perf_counter() > deadline:
-                    return None
-        except StopIteration as done:
-            tokens: dict[Line, TokenIndex] | None = done.value
-        self.looked, self._loading = True, None
+        finished, tokens = run_steps(self._loading, deadline)
+        if finished:
+            self.looked, self._loading = True, None
         return tokens
 
     def _taken_up(self, texts: CatalogueTexts, loading: Generator[None, None, tuple[BinaryIO, Any] | None]
@@ -176,7 +172,7 @@ class Saving:
         if status is None:
             return True, None
         self._builder = None
-        tokens = _all_of(self._taken_up(texts, self._store.load(self._digest.value))) if status == 0 else None
+        tokens = run_steps(self._taken_up(texts, self._store.load(self._digest.value)))[1] if status == 0 else None
         self.done = tokens is not None
         return False, tokens
 
@@ -192,9 +188,8 @@ class Saving:
             file, length, starts, ends = texts.saved_form()
             self._saving = self._store.save(self._digest.value, file, length,
                                             saved_state(length, starts, ends, tokens))
-        for _ in self._saving:
-            if deadline is not None and time.perf_counter() > deadline:
-                return False
+        if not run_steps(self._saving, deadline)[0]:
+            return False
         self._saving, self.done = None, True
         return True
 
@@ -202,12 +197,3 @@ class Saving:
         if self._saving is not None:
             self._saving.close()  # the half-written files are removed
         self._saving, self.done = None, True
-
-
-def _all_of(steps: Generator[None, None, Any]) -> Any:
-    """What a generator of steps returns, all its steps taken now."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value

@@ -67,6 +67,11 @@ class CatalogueTexts:
     def built(self) -> int:
         return len(self._starts) - 1
 
+    @property
+    def complete(self) -> bool:
+        """Every text is built (build() has nothing to do)."""
+        return self.built >= len(self._papers)
+
     def _open(self) -> BinaryIO:
         if self._file is None:
             self._file = self._new_file()

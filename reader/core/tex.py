@@ -18,6 +18,8 @@ MAX_TEX_MARKS = 800
 _MARKS = "$\\{*`"
 
 _TEXISH = re.compile(r"[$\\`*{}]|''")
+#: what text maybe_tex() finds TeX-ish in can start with
+TEXISH_FIRST = frozenset("$\\`*{}'")
 _PERCENT = re.compile(r"(?<!\\)%")
 _TILDE = re.compile(r"(?<![\w.,;:)\]}])~")  # "~5%" means "about", "Fig.~3" is a TeX tie
 _QUOTE = re.compile(r"``((?:(?!'')[^`\"\n]){0,500}?)\"")

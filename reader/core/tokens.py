@@ -27,6 +27,12 @@ def pack(mask: bytes | bytearray) -> int:
     return int(mask.translate(_TO_DIGITS)[::-1], 2) if mask else 0
 
 
+@functools.cache
+def one_of(code: int) -> bytes:
+    """The bytes.translate table that makes byte `code` 1 and every other 0."""
+    return bytes(int(c == code) for c in range(256))
+
+
 def unpack(bits: int, n: int) -> bytes:
     """mask[r] = bit r of `bits` (r < n); C-speed both ways."""
     return format(bits, f"0{n}b")[::-1].encode("ascii").translate(_FROM_DIGITS) if n else b""
@@ -74,7 +80,7 @@ def groups(values: list[Any], alive: int) -> dict[Any, int]:
     if len(distinct) <= FEW_VALUES:  # each record's value as a byte, then a C pass a value
         code = {v: c for c, v in enumerate(distinct)}
         codes = bytes(map(code.__getitem__, values))
-        return {v: pack(codes.translate(bytes(int(i == c) for i in range(256)))) & alive for v, c in code.items()}
+        return {v: pack(codes.translate(one_of(c))) & alive for v, c in code.items()}
     members: dict[Any, list[int]] = {}
     for r, value in enumerate(values):
         members.setdefault(value, []).append(r)

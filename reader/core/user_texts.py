@@ -22,18 +22,16 @@ SETTLE_CHUNK = 200
 
 
 class UserTexts:
-    """The annotations of `papers` (records by position; `rid` maps ids to them)."""
+    """The annotations of `papers` (records by position), taken in by take_statuses()
+    then settle()."""
 
-    def __init__(self, papers: Sequence[Paper], rid: Mapping[str, int],
-                 annotations: Mapping[str, Annotation] | None = None) -> None:
+    def __init__(self, papers: Sequence[Paper]) -> None:
         self._papers = papers  # the index's own list: records it adds are seen here
         self.status = bytearray(len(papers))
         self.notes: dict[int, bytes] = {}  # keyed, for records with any
         self.tags: dict[int, tuple[str, ...]] = {}
         self.has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
         self._pending: list[tuple[int, Annotation]] = []
-        if annotations:
-            self.take_statuses(annotations.items(), rid)
 
     def take_statuses(self, annotations: Iterable[tuple[str, Annotation]], rid: Mapping[str, int]) -> None:
         """Read these (paper id, annotation) pairs' statuses now, the rest later."""
@@ -42,6 +40,10 @@ class UserTexts:
             if (r := rid.get(pid)) is not None and not ann.is_empty:
                 status[r] = STATUS[ann.status.value]
                 pending.append((r, ann))
+
+    @property
+    def settled(self) -> bool:
+        return not self._pending
 
     def settle(self, deadline: float | None = None) -> bool:
         """Take in the annotations left for later, until `deadline` (None: all); True

@@ -16,7 +16,6 @@ from reader.formats.common import (
     make_record,
     one_line,
     parse_year,
-    unescape,
 )
 
 #: First line of our own BibTeX export: its `keywords` and `annote` are tags and a note.
@@ -131,7 +130,7 @@ _COMMA = re.compile(r",")
 def split_names(value: str) -> list[str]:
     """BibTeX `author`: names joined by ` and `, each "First Last" or "Last, [Jr,] First"."""
     names: list[str] = []
-    for raw in _split_top(_one_line(value), _AND):
+    for raw in _split_top(one_line(value, tex=True), _AND):
         parts = [p.strip() for p in _split_top(raw, _COMMA)]
         if len(parts) == 2:
             raw = f"{parts[1]} {parts[0]}"
@@ -154,15 +153,11 @@ def _fields(entry: Any) -> dict[str, str]:
     return out
 
 
-def _one_line(value: str) -> str:
-    """A field as one line, HTML entities unescaped where their `&` is not TeX-escaped
-    (`\\&amp;` is the text "&amp;"): before any TeX is decoded, and only then."""
-    return unescape(one_line(value, entities=False), tex=True)
-
-
 def _field_text(value: str) -> str:
-    """A title, abstract or venue: one line, then its TeX decoded."""
-    return decode_text(_one_line(value))
+    """A title, abstract or venue: one line (HTML entities unescaped before any TeX is
+    decoded, and not where their `&` is TeX-escaped: `\\&amp;` is the text "&amp;"),
+    then its TeX decoded."""
+    return decode_text(one_line(value, tex=True))
 
 
 def _paper(fields: dict[str, str], name: str) -> Paper:
@@ -265,7 +260,7 @@ def _read_entry(entry: Any, name: str, native: bool, result: ReadResult) -> None
         return
     result.records.append(paper)
     if native and (fields.get("keywords") or fields.get("annote")):
-        keywords = _split_top(_one_line(fields.get("keywords", "")), _COMMA)
+        keywords = _split_top(one_line(fields.get("keywords", ""), tex=True), _COMMA)
         tags = [decode_text(t.strip()) for t in keywords]
         note = decode_note(fields.get("annote", ""))
         result.annotations.append(

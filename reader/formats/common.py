@@ -120,14 +120,14 @@ def clean_lines(values: list[object]) -> list[str] | None:
     return None
 
 
-def one_line(value: object, *, entities: bool = True) -> str:
-    """Cleaned, entities unescaped (unless told they were), all whitespace (line breaks
-    too) collapsed to single spaces."""
+def one_line(value: object, *, entities: bool = True, tex: bool = False) -> str:
+    """Cleaned, entities unescaped (unless told they were; `tex`: not those whose `&`
+    is TeX-escaped), all whitespace (line breaks too) collapsed to single spaces."""
     if type(value) is str and is_one_line(value):
         return value  # the common case (names, titles, abstracts): already one clean line
     if value is None or value == "":
         return ""
-    text = unescape(clean(value)) if entities else clean(value)
+    text = unescape(clean(value), tex=tex) if entities else clean(value)
     if (  # ASCII with single spaces only (clean dropped other controls): nothing to collapse
         text.isascii()
         and "  " not in text

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from reader.core.models import Paper, paper_from_row, paper_row
+from reader.core.steps import run_steps
 from reader.store.cachefile import library_name, write_in_steps
 
 ENV_VAR = "READER_CACHE_DIR"
@@ -105,12 +106,7 @@ def save(
     """Write the snapshot of `papers`, read from papers.json when it had signature
     `made_from`. False (nothing written) if papers.json has changed since, or the
     cache folder cannot be written: a missing snapshot only costs speed."""
-    steps = writing(papers_path, made_from, papers, folder)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return bool(done.value)
+    return bool(run_steps(writing(papers_path, made_from, papers, folder))[1])
 
 
 def writing(
