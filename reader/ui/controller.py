@@ -197,8 +197,7 @@ class PaperController(QObject):
         """Saved searches and tag colours changed (here or in another process)."""
         prefs = self.library.prefs
         self.sidebar.saved_searches = prefs.saved_searches()
-        if not self.sidebar.facets.counted:  # their names at once, not after the first count
-            self.sidebar.facets.set_counts(None, self.sidebar.saved_searches)
+        self.sidebar.facets.set_saved_searches(self.sidebar.saved_searches)
         self.sidebar.model.tag_colours = prefs.tag_colours()
         self.pane.tag_editor.tag_colours = prefs.tag_colours()
         self.pane.tag_editor.repaint_chips()

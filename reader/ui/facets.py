@@ -79,8 +79,7 @@ class FacetPanel(QTreeView):
         self.collapsed.connect(lambda index: self._remember_fold(index, folded=True))
         self.expanded.connect(lambda index: self._remember_fold(index, folded=False))
         self.selectionModel().selectionChanged.connect(self._on_selection)
-        #: False until the first count: the headings say "Counting…"
-        self.counted = False
+        self._counts: Facets | None = None  # None until the first count: "Counting…"
         self.set_counts(None, {})
 
     # -- state ----------------------------------------------------------------
@@ -114,13 +113,19 @@ class FacetPanel(QTreeView):
 
     # -- content --------------------------------------------------------------
 
+    def set_saved_searches(self, smart: dict[str, str]) -> None:
+        """Show the saved searches' names now if nothing is counted yet (otherwise the
+        next count shows them, with their numbers)."""
+        if self._counts is None and smart != self._smart:
+            self.set_counts(None, smart)
+
     def set_counts(self, facets: Facets | None, smart: dict[str, str],
                    smart_counts: dict[str, int] | None = None) -> None:
         """Rebuild the tree with new counts, keeping what was chosen and expanded
         (`facets` None: not counted yet, rather than zeros)."""
         chosen = set(self.selected_keys())
         expanded = self._expanded_keys()
-        self.counted = facets is not None
+        self._counts = facets
         self._smart = dict(smart)
         self._updating = True
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import time
 from typing import Any, Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
@@ -13,18 +12,23 @@ from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView
 
 from reader.core.library import Library
 from reader.core.models import Status
-from reader.core.tex import maybe_tex
+from reader.core.tex import TEXISH_FIRST, maybe_tex
 from reader.core.text import plain
 from reader.ui.paper_delegate import PaperDelegate, row_height
 
 Index = QModelIndex | QPersistentModelIndex
-#: the first characters of a title that may show as another (reader.core.tex.maybe_tex)
-_TEX_FIRST = frozenset("$\\`*{}'")
+#: how a view's type-ahead asks the model (QAbstractItemView.keyboardSearchFlags)
+_TYPE_AHEAD = Qt.MatchFlag.MatchStartsWith | Qt.MatchFlag.MatchWrap
 
 
 @functools.lru_cache(maxsize=20_000)
 def _plain_title(title: str) -> str:
     return plain(title)
+
+
+def shown_title(title: str) -> str:
+    """A title as the list shows it (TeX rendered), cached only where TeX is."""
+    return _plain_title(title) if maybe_tex(title) else title
 
 
 def short_authors(authors: Sequence[str], limit: int = 3) -> str:
@@ -65,7 +69,7 @@ class PaperListModel(QAbstractListModel):
         pid = self._ids[index.row()]
         lib = self._library
         if role == Qt.ItemDataRole.DisplayRole:
-            return _plain_title(lib.paper(pid).title)
+            return shown_title(lib.paper(pid).title)
         if role == self.IdRole:
             return pid
         if role == self.StatusRole:
@@ -76,10 +80,10 @@ class PaperListModel(QAbstractListModel):
             return short_authors(lib.paper(pid).authors)
         if role == Qt.ItemDataRole.ToolTipRole:
             paper = lib.paper(pid)
-            return f"{_plain_title(paper.title)}\n{', '.join(paper.authors)}"
+            return f"{shown_title(paper.title)}\n{', '.join(paper.authors)}"
         if role == Qt.ItemDataRole.AccessibleTextRole:
             paper = lib.paper(pid)
-            return f"{_plain_title(paper.title)}, {lib.status(pid).value}"
+            return f"{shown_title(paper.title)}, {lib.status(pid).value}"
         return None
 
     # -- our interface ----------------------------------------------------
@@ -111,6 +115,16 @@ class PaperListModel(QAbstractListModel):
     def id_at(self, row: int) -> str:
         return self._ids[row]
 
+    def match(self, start: Index, role: int, value: Any, hits: int = 1,  # noqa: D102
+              flags: Qt.MatchFlag = Qt.MatchFlag.MatchStartsWith | Qt.MatchFlag.MatchWrap) -> list[QModelIndex]:
+        # (Qt override) the view's type-ahead (keyboardSearch) asks this: through find_title
+        if (role, hits, flags, type(value)) != (Qt.ItemDataRole.DisplayRole, 1, _TYPE_AHEAD, str):
+            return super().match(start, role, value, hits, flags)
+        if len(set(value)) == 1:  # "ss": the same key again goes on to the next "s" (the
+            value = value[0]  # view starts past the current row then)
+        row = self.find_title(value, start.row())
+        return [self.index(row)] if row >= 0 else []
+
     def find_title(self, prefix: str, start: int) -> int:
         """The first row from `start` on (then from the top) whose title as shown
         starts with `prefix`, case-insensitive; -1 if none. One Python pass: Qt's own
@@ -121,10 +135,9 @@ class PaperListModel(QAbstractListModel):
         for row in itertools.chain(range(start, len(ids)), range(start)):
             title = paper(ids[row]).title
             head = title[:1]
-            if head.casefold()[:1] != first and head not in _TEX_FIRST:  # most rows: ~0.4 us
+            if head.casefold()[:1] != first and head not in TEXISH_FIRST:  # most rows: ~0.4 us
                 continue
-            shown = _plain_title(title) if maybe_tex(title) else title
-            if shown[: len(key) * 2].casefold().startswith(key):
+            if shown_title(title)[: len(key) * 2].casefold().startswith(key):
                 return row
         return -1
 
@@ -133,7 +146,7 @@ class PaperListModel(QAbstractListModel):
         pid = self._ids[row]
         lib = self._library
         paper = lib.paper(pid)
-        return _plain_title(paper.title), short_authors(paper.authors), lib.status(pid), lib.tags(pid)
+        return shown_title(paper.title), short_authors(paper.authors), lib.status(pid), lib.tags(pid)
 
     def refresh_papers(self, paper_ids: Sequence[str] | frozenset[str]) -> None:
         """Repaint the rows of these papers (their annotation changed)."""
@@ -167,25 +180,3 @@ class PaperListView(QTableView):
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(row_height(self.font()))
         self.setAccessibleName("Papers")
-        self._typed, self._typed_at = "", 0.0
-
-    def keyboardSearch(self, search: str) -> None:  # noqa: N802 (Qt override)
-        """Type-ahead, as Qt's (keys typed within the keyboard input interval add up;
-        the same letter again goes to the next match), through the model's find_title."""
-        from PySide6.QtWidgets import QApplication
-
-        model = self.model()
-        if not search or not isinstance(model, PaperListModel):
-            return super().keyboardSearch(search)
-        now = time.monotonic()
-        if now - self._typed_at > QApplication.keyboardInputInterval() / 1000:
-            self._typed = ""
-        self._typed_at = now
-        repeated = self._typed == search * len(self._typed) and len(search) == 1
-        self._typed = search if repeated else self._typed + search
-        current = self.currentIndex().row()
-        # a new letter (or the same again) looks past the current row, more letters from it
-        start = 0 if current < 0 else current + 1 if len(self._typed) == 1 else current
-        row = model.find_title(self._typed, start)
-        if row >= 0:
-            self.setCurrentIndex(model.index(row))

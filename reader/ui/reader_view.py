@@ -253,7 +253,7 @@ class ReaderPane(QStackedWidget):
     def restyle(self) -> None:
         """Read the shown page and note preview again (a new theme): their links took
         the palette's link colour when their HTML was read."""
-        if self._paper is not None and self._paper_id:
+        if self._paper is not None:
             self.browser.set_page(paper_html(self._paper))
             self.mark_terms(self._terms)
         self.note_editor.render_preview()

@@ -74,8 +74,6 @@ class Sidebar(QWidget):
         self._making: Generator[None, None, SearchIndex] | None = None
         #: papers edited while the index is being made (it takes them in once made, in order)
         self._edited: dict[str, None] = {}
-        #: what prepare_search() last answered (an import can give it work again)
-        self._search_ready = False
         self._index: SearchIndex | None = None
         #: True: the facet counts due wait for the index rather than make it (the
         #: window sets it until its first paint, whatever the machine's speed)
@@ -167,7 +165,6 @@ class Sidebar(QWidget):
 
     def papers_changed(self, paper_ids: Iterable[str]) -> None:
         """Edits for the index to take in (one made later reads the library then)."""
-        self._search_ready = False  # (an added paper's text is to be built, say)
         if self._index is not None:
             self._index.update(paper_ids)
         elif self._making is not None:
@@ -236,10 +233,8 @@ class Sidebar(QWidget):
                 import reader.core.index  # noqa: F401  (~60 ms of modules: a step of their own)
             else:
                 self._make_part()  # (~15 ms each at 100k papers, 9 of them)
-            self._search_ready = False
-        else:
-            self._search_ready = self._index.prepare(PREPARE_SLICE_S)
-        return self._search_ready
+            return False
+        return self._index.prepare(PREPARE_SLICE_S)
 
     @property
     def search_pending(self) -> bool:
@@ -304,7 +299,7 @@ class Sidebar(QWidget):
         if self.search_pending:
             self.schedule_facets()
             return
-        was_ready = self._search_ready
+        was_ready = self._index is not None and self._index.prepared
         if self.prepare_search() and was_ready and self.index.prepare_tallies():
             self.refresh_facets()
         else:
