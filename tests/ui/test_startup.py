@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
@@ -24,6 +25,16 @@ def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
     app = build(tmp_path / "library", settings)
     qtbot.addWidget(app.window)
     return app
+
+
+@pytest.fixture
+def small_search_steps(monkeypatch):
+    """The search's preparation a paper's text a step, one step a turn: many turns."""
+    from reader.core import record_texts
+    from reader.ui import sidebar as sidebar_module
+
+    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)
+    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
 
 
 def _menu_items(window) -> dict[str, list[str]]:
@@ -47,11 +58,7 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
     facets = app.window.sidebar.facets
 
     def lines() -> list[str]:
-        model, out = facets.model(), []
-        for g in range(model.rowCount()):
-            group = model.index(g, 0)
-            out += [group.data()] + [f"  {model.index(r, 0, group).data()}" for r in range(model.rowCount(group))]
-        return out
+        return _facet_labels(facets, groups=True)
 
     assert lines() == ["Status", "  Unread", "  Reading", "  Read", "Tags", "  Counting…", "Venue", "  Counting…",
                        "Year", "  Counting…"]
@@ -60,16 +67,13 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
     assert "  Counting…" not in lines() and "  ICML 2025  (19)" in lines() and "  None yet (press t)" in lines()
 
 
-def test_saved_searches_are_listed_before_the_first_count(qtbot, tmp_path):
-    from reader.opening import open_library
-
-    opened = open_library(tmp_path / "library")
+def test_saved_searches_are_listed_before_the_first_count(qtbot, tmp_path, opened):
     opened.library.prefs.save_search("Later", "tag:later")
     opened.folder.close()
     facets = _build(qtbot, tmp_path).window.sidebar.facets
     smart = facets.model().index(0, 0)
     assert (smart.data(), facets.model().index(0, 0, smart).data()) == ("Smart lists", "Later")
-    assert not facets.counted
+    assert facets.model().index(0, 0, facets.model().index(1, 0)).data() == "Unread"  # (not counted yet)
 
 
 def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
@@ -273,6 +277,7 @@ def test_a_step_can_ask_for_a_pause_before_the_next(qtbot):
     qtbot.waitUntil(lambda: len(times) == 2)
     assert times[1] - times[0] >= 0.18  # (a coarse timer, Qt's default, may fire 5% early)
 
+
 def test_reading_a_deferred_attribute_builds_it(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
     assert app.window.setup_pending()
@@ -475,11 +480,13 @@ def test_the_facet_counts_wait_for_the_first_paint_not_for_a_timer(qtbot, tmp_pa
     qtbot.waitUntil(lambda: "Unread  (19)" in _facet_labels(sidebar.facets))
 
 
-def _facet_labels(view) -> list[str]:
+def _facet_labels(view, groups: bool = False) -> list[str]:
+    """The facets' items (with `groups`: their headings too, and the items indented)."""
     model, out = view.model(), []
     for r in range(model.rowCount()):
         group = model.index(r, 0)
-        out += [model.index(c, 0, group).data() for c in range(model.rowCount(group))]
+        items = [model.index(c, 0, group).data() for c in range(model.rowCount(group))]
+        out += [group.data(), *(f"  {item}" for item in items)] if groups else items
     return out
 
 
@@ -498,14 +505,12 @@ def test_setting_up_the_window_makes_no_search_index(qtbot, tmp_path):
     assert not w.sidebar.index_made
 
 
-def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_path, monkeypatch):
+def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_path, monkeypatch,
+                                                                     small_search_steps):
     # at 100k papers the search is ~1 s from ready when the window opens (saved indexes
     # taken up, texts built): each key waits for a step of that at most
     from reader.core import record_texts
-    from reader.ui import sidebar as sidebar_module
 
-    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)  # a step: one paper's text
-    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
     app = _build(qtbot, tmp_path)
     sidebar = app.window.sidebar
     steps: list[int] = []
@@ -562,41 +567,44 @@ def test_the_index_is_made_in_parts_and_takes_in_edits_made_meanwhile(qtbot, tmp
     qtbot.waitUntil(lambda: sidebar.model.ids() == [ids[0]])
 
 
-def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(qtbot, tmp_path, monkeypatch):
+def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(qtbot, tmp_path, monkeypatch,
+                                                                      small_search_steps):
     # the idle index steps and the facet count step the same preparation: while a typed
     # query waits for it they stand aside, or a key would wait behind two steps a turn
-    from reader.core import record_texts
     from reader.ui import sidebar as sidebar_module
+    from reader.ui.idle import WhenIdle
 
-    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)
-    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
-    real_build = record_texts.CatalogueTexts.build
-    monkeypatch.setattr(record_texts.CatalogueTexts, "build",
-                        lambda self, deadline: time.sleep(0.03) or real_build(self, deadline))  # ~0.6 s in all
+    monkeypatch.setattr(WhenIdle, "QUIET_MS", 0)  # the idle steps would step it every turn
     app = _build(qtbot, tmp_path)
     app.window.show()
     qtbot.waitExposed(app.window)
     sidebar = app.window.sidebar
-    steps: list[int] = []
+    steps: list[int] = []  # a step for each call that had work left (this window's)
     real_prepare = sidebar_module.Sidebar.prepare_search
-    monkeypatch.setattr(sidebar_module.Sidebar, "prepare_search",
-                        lambda self: (self is sidebar and steps.append(1)) or real_prepare(self))  # (this window's)
+
+    def prepare(self):
+        if self is sidebar and not (self.index_made and self.index.prepared):
+            steps.append(1)
+        return real_prepare(self)
+
+    monkeypatch.setattr(sidebar_module.Sidebar, "prepare_search", prepare)
     qtbot.keyClicks(sidebar.search, "distil")
     per_turn: list[int] = []
-    while sidebar.search_pending:
+    for _ in range(10_000):
+        if not sidebar.search_pending:
+            break
         before = len(steps)
         QApplication.processEvents()
         per_turn.append(len(steps) - before)
-    assert sum(per_turn) > 10 and max(per_turn) == 1  # (the preparation outlasted the idle wait)
+    else:
+        pytest.fail("the typed query never ran")
+    assert sum(per_turn) > 10 and max(per_turn) == 1
     assert sidebar.model.rowCount() < 19
 
 
-def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path, monkeypatch):
-    from reader.core import record_texts
-    from reader.ui import sidebar as sidebar_module
+def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path, monkeypatch,
+                                                                                small_search_steps):
 
-    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)
-    monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
     app = _build(qtbot, tmp_path)
     sidebar = app.window.sidebar
     read = sidebar.current_id()

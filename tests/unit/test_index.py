@@ -306,7 +306,6 @@ def test_what_the_user_wrote_is_found_before_any_warming():
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (first, text)
 
 
-
 def test_annotations_taken_in_a_slice_at_a_time_and_edits_between_slices(monkeypatch):
     """prepare() takes the annotations in a few at a time: edits between its slices,
     and searches before it is done, see what the user wrote last."""
@@ -360,6 +359,7 @@ def test_venue_and_year_groups_outlive_edits_of_what_the_user_wrote(monkeypatch)
     assert index.tally(ids, "year") == {2025: 2, 2023: 1} and 1 in grouped
     for text in ("venue:icml", "year:>=2023", "year:2021"):
         assert index.filter(parse(text), ids) == reference(lib, text), text
+
 
 def test_count_status(mode):
     lib = make_library(PAPERS, ANNOTATIONS)
