@@ -113,6 +113,9 @@ def click_facet(qtbot, app, key, ctrl=False):
     rect = facets.visualRect(index)
     modifier = Qt.KeyboardModifier.ControlModifier if ctrl else Qt.KeyboardModifier.NoModifier
     qtbot.mouseClick(facets.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+    # the list follows at once if the search is ready, else once its preparation ends
+    # (a step a turn: on a busy machine, more than one)
+    qtbot.waitUntil(lambda: not app.window.sidebar.search_pending)
 
 
 def test_narrow_to_tag_and_status_with_facets(qtbot, app):
