@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import re
 from collections.abc import Iterable
+
+import orjson
 
 from reader.core.models import Annotation, Highlight, normalise_tags
 
@@ -67,19 +68,35 @@ def clean_rating(rating: object) -> int:
 
 
 def clean_annotation(ann: Annotation) -> Annotation:
-    """An annotation whose every value can be stored (see clean_text); ValueError if not."""
-    return dataclasses.replace(
-        ann,
-        note=clean_text(ann.note, limit=MAX_NOTE_CHARS),
-        tags=tuple(clean_tags(ann.tags)),
-        highlights=tuple(clean_highlight(h) for h in ann.highlights),
-        rating=clean_rating(ann.rating),
-    )
+    """An annotation whose every value can be stored (see clean_text); ValueError if
+    not. `ann` itself if it is clean already (undo puts back 100,000 of them)."""
+    note = clean_text(ann.note, limit=MAX_NOTE_CHARS)
+    tags = tuple(clean_tags(ann.tags))
+    highlights = tuple(clean_highlight(h) for h in ann.highlights)
+    rating = clean_rating(ann.rating)
+    if type(ann.rating) is int and (note, tags, highlights) == (ann.note, ann.tags, ann.highlights):
+        return ann
+    return dataclasses.replace(ann, note=note, tags=tags, highlights=highlights, rating=rating)
 
 
 def check_savable(value: object) -> None:
-    """Raise ValueError if `value` holds what JSON cannot: lone surrogates, NaN, odd types."""
+    """Raise ValueError if `value` holds what the files cannot: lone surrogates, NaN or
+    infinities, odd types (what orjson, which writes them, refuses)."""
     try:
-        json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        encoded = orjson.dumps(value)
+    except orjson.JSONEncodeError as exc:
         raise ValueError(f"cannot be saved: {exc}") from None
+    if b"null" in encoded:  # orjson writes NaN and the infinities as null: look for them
+        _refuse_non_finite(value)
+
+
+def _refuse_non_finite(value: object) -> None:
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"cannot be saved: {value} is not a number JSON can hold")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _refuse_non_finite(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _refuse_non_finite(item)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
+from reader.core import collector
 from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
     MAX_HIGHLIGHT_CHARS,
     MAX_NOTE_CHARS,
@@ -20,7 +21,15 @@ from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
     clean_tags,
     clean_text,
 )
-from reader.core.models import Annotation, Highlight, Paper, Status, normalise_tag, normalise_tags
+from reader.core.models import (
+    NO_ANNOTATION,
+    Annotation,
+    Highlight,
+    Paper,
+    Status,
+    normalise_tag,
+    normalise_tags,
+)
 from reader.core.prefs import Preferences
 
 _ALL_FIELDS = frozenset({"status", "tags", "note", "highlights", "rating"})
@@ -102,6 +111,10 @@ class Library:
     def papers(self) -> list[Paper]:
         return list(self._papers.values())
 
+    def papers_by_id(self) -> Mapping[str, Paper]:
+        """Every paper by id, read-only (a view that follows the library)."""
+        return MappingProxyType(self._papers)
+
     def paper(self, paper_id: str) -> Paper:
         try:
             return self._papers[paper_id]
@@ -111,6 +124,17 @@ class Library:
     def annotation(self, paper_id: str) -> Annotation:
         self.paper(paper_id)
         return self._annotations.get(paper_id) or Annotation(paper_id)
+
+    def annotations_of(self, paper_ids: Iterable[str]) -> dict[str, Annotation | None]:
+        """The papers' annotations as they are now, None for a paper without one: what
+        put_annotations() takes to put them back (undo). UnknownPaper for an unknown id."""
+        papers, annotations = self._papers, self._annotations
+        out = {}
+        for pid in paper_ids:
+            if pid not in papers:
+                raise UnknownPaper(pid)
+            out[pid] = annotations.get(pid)
+        return out
 
     def annotations(self) -> Mapping[str, Annotation]:
         """Every non-default annotation by paper id, read-only (may hold ids of
@@ -159,20 +183,25 @@ class Library:
     # -- annotation edits -------------------------------------------------
 
     def set_status(self, paper_ids: Iterable[str], status: Status) -> None:
-        self._edit({pid: {"status": status} for pid in paper_ids})
+        values = {"status": status}
+        self._edit(dict.fromkeys(paper_ids, values))
 
     def set_tags(self, paper_id: str, tags: Iterable[str]) -> None:
         self._edit({paper_id: {"tags": tuple(clean_tags(tags))}})
 
     def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
         new = clean_tags(tags)
-        self._edit({pid: {"tags": tuple(normalise_tags([*self.tags(pid), *new]))} for pid in paper_ids})
+        self._edit_tags(paper_ids, lambda old: {"tags": tuple(normalise_tags([*old, *new]))})
 
     def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
         gone = {normalise_tag(t).casefold() for t in tags}
-        self._edit(
-            {pid: {"tags": tuple(t for t in self.tags(pid) if t.casefold() not in gone)} for pid in paper_ids}
-        )
+        self._edit_tags(paper_ids, lambda old: {"tags": tuple(t for t in old if t.casefold() not in gone)})
+
+    def _edit_tags(self, paper_ids: Iterable[str], edit: Callable[[tuple[str, ...]], dict[str, Any]]) -> None:
+        """Edit each paper's tags by `edit(its tags)`, worked out once per set of tags
+        (a bulk edit of 100,000 papers meets a few dozen)."""
+        edited = functools.cache(edit)
+        self._edit({pid: edited(self.tags(pid)) for pid in paper_ids})
 
     # -- whole tags -----------------------------------------------------------
 
@@ -235,44 +264,75 @@ class Library:
     def set_highlights(self, paper_id: str, highlights: Iterable[Highlight]) -> None:
         self._edit({paper_id: {"highlights": tuple(clean_highlight(h) for h in highlights)}})
 
-    def put_annotations(self, annotations: Mapping[str, Annotation]) -> None:
-        """Store whole annotations as given, timestamps included (undo, restores)."""
+    def put_annotations(self, annotations: Mapping[str, Annotation | None]) -> None:
+        """Store whole annotations as given, timestamps included (undo, restores); None
+        removes a paper's annotation (the undo of its first edit)."""
         for pid in annotations:
             self.paper(pid)
-        cleaned = {pid: clean_annotation(ann) for pid, ann in annotations.items()}
-        changed = {pid: ann for pid, ann in cleaned.items() if self._annotations.get(pid) != ann}
+        current = self._annotations
+        changed: dict[str, Annotation | None] = {}
+        with collector.paused():  # (as in _edit)
+            for pid, ann in annotations.items():
+                cleaned = None if ann is None else clean_annotation(ann)
+                if current.get(pid) != cleaned:
+                    changed[pid] = cleaned
+            disk = {pid: None if ann is None else ann.to_dict() for pid, ann in changed.items()}
         if changed:
-            self._commit(changed, {pid: ann.to_dict() for pid, ann in changed.items()}, _ALL_FIELDS)
+            self._commit(changed, disk, _ALL_FIELDS)
 
     def _edit(self, edits: Mapping[str, Mapping[str, Any]]) -> None:
         """Apply field edits to several annotations as one durable write."""
         stamp = now_iso()
-        updated: dict[str, Annotation] = {}
-        disk: dict[str, dict[str, Any]] = {}
+        papers, annotations = self._papers, self._annotations
+        updated: dict[str, Annotation | None] = {}
+        disk: dict[str, dict[str, Any] | None] = {}
         fields: set[str] = set()
-        for pid, values in edits.items():
-            old = self.annotation(pid)
-            changed = {k: v for k, v in values.items() if getattr(old, k) != v}
-            if not changed:
-                continue
-            new = dataclasses.replace(old, **changed, modified=stamp, created=old.created or stamp)
-            updated[pid] = new
-            full = new.to_dict()
-            disk[pid] = {k: full[k] for k in (*changed, "modified", "created", "paper_id")}
-            fields.update(changed)
+        #: the stored form of each `values` (by id: they live as long as `edits`): a
+        #: bulk edit gives 100,000 papers the same one, or one of a few
+        shared: dict[int, dict[str, Any]] = {}
+        with collector.paused():  # a bulk edit makes 100,000s of containers, no garbage
+            for pid, values in edits.items():
+                old = annotations.get(pid)
+                if old is None:
+                    if pid not in papers:
+                        raise UnknownPaper(pid)
+                    old = NO_ANNOTATION
+                changed = {k: v for k, v in values.items() if getattr(old, k) != v}
+                if not changed:
+                    continue
+                new = updated[pid] = old.edited(pid, changed, stamp)
+                if len(changed) < len(values):
+                    stored = new.stored(changed)
+                elif (stored := shared.get(id(values))) is None:
+                    stored = shared[id(values)] = new.stored(changed)
+                disk[pid] = {**stored, "modified": stamp, "created": new.created, "paper_id": pid}
+                fields.update(changed)
         if updated:
             self._commit(updated, disk, frozenset(fields))
 
     def _commit(
-        self, updated: dict[str, Annotation], disk: Mapping[str, dict[str, Any]], fields: frozenset[str]
+        self,
+        updated: dict[str, Annotation | None],
+        disk: Mapping[str, dict[str, Any] | None],
+        fields: frozenset[str],
     ) -> None:
-        """Keep the edit, write it with anything still pending, announce it. A failed
-        write leaves the edit in memory and pending, then raises SaveFailed."""
+        """Keep the edit (None: an annotation removed), write it with anything still
+        pending, announce it. A failed write leaves the edit in memory and pending,
+        then raises SaveFailed."""
         check_savable(disk)  # refused whole, before anything changes
+        pending, annotations = self._pending, self._annotations
         for pid, values in disk.items():
-            before = self._pending.get(pid)
-            self._pending[pid] = {**before, **values} if before else dict(values)
-        self._annotations.update(updated)
+            if values is None or pid not in pending:
+                pending[pid] = values
+            elif (before := pending[pid]) is None:  # removed, then edited: written whole
+                pending[pid] = updated[pid].to_dict()  # type: ignore[union-attr]
+            else:
+                pending[pid] = {**before, **values}
+        for pid, ann in updated.items():
+            if ann is None:
+                annotations.pop(pid, None)
+            else:
+                annotations[pid] = ann
         failure = self._flush()
         self._announce(Change(frozenset(updated), fields))
         if failure is not None:

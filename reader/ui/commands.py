@@ -56,7 +56,7 @@ class _SnapshotCommand(LibraryCommand):
         super().__init__(text)
         self._library = library
         self._ids = list(dict.fromkeys(paper_ids))
-        self._before: dict[str, Annotation] = {pid: library.annotation(pid) for pid in self._ids}
+        self._before: dict[str, Annotation | None] = library.annotations_of(self._ids)
 
     def revert(self) -> None:
         self._library.put_annotations(self._before)

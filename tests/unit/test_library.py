@@ -2,11 +2,12 @@
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from reader.core.library import MAX_NOTE_CHARS, MAX_TAG_CHARS, UnknownPaper
+from reader.core.library import MAX_NOTE_CHARS, MAX_TAG_CHARS, SaveFailed, UnknownPaper
 from reader.core.models import Annotation, Highlight, Status
 from reader.opening import open_library
 
@@ -196,3 +197,92 @@ def test_count_status_agrees_with_the_status_of_every_paper(library):
     counts = library.status_counts()
     assert counts == {Status.READ: 3, Status.READING: 2, Status.UNREAD: 14}
     assert {s: library.count_status(s) for s in Status} == counts
+
+
+# -- bulk edits and their undo ----------------------------------------------------------
+
+
+def test_undoing_a_first_edit_removes_the_annotation_it_made(library, library_dir):
+    ids = library.paper_ids()
+    library.set_note(ids[0], "kept")
+    before = library.annotations_of(ids[:5])
+    assert before[ids[0]].note == "kept" and [before[pid] for pid in ids[1:5]] == [None] * 4
+    library.set_status(ids[:5], Status.READ)
+    assert len(library.annotations()) == 5
+    library.put_annotations(before)  # what undo does
+    assert dict(library.annotations()) == {ids[0]: before[ids[0]]}
+    reopened = open_library(library_dir).library
+    assert dict(reopened.annotations()) == {ids[0]: before[ids[0]]}  # none left on disk either
+    assert reopened.status(ids[1]) is Status.UNREAD
+
+
+def test_an_edit_after_an_unsaved_removal_is_saved_whole(library, library_dir, monkeypatch):
+    pid = library.paper_ids()[0]
+    library.set_note(pid, "old note")
+    library.set_tags(pid, ["old"])
+    store = library._store
+    real = store.write_annotations
+
+    def disk_full(changes):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store, "write_annotations", disk_full)
+    with pytest.raises(SaveFailed):
+        library.put_annotations({pid: None})  # removed, not yet on disk
+    with pytest.raises(SaveFailed):
+        library.set_status([pid], Status.READ)  # then edited: only the status is new
+    monkeypatch.setattr(store, "write_annotations", real)
+    assert library.retry_pending()
+    ann = open_library(library_dir).library.annotation(pid)
+    assert (ann.status, ann.note, ann.tags) == (Status.READ, "", ())  # not the old note and tag
+
+
+def test_bulk_tag_edits_merge_each_papers_own_tags(library):
+    ids = library.paper_ids()
+    library.add_tags(ids[:2], ["a"])
+    library.add_tags(ids[2:4], ["b", "c"])
+    library.add_tags(ids[:6], ["c", "d"])
+    assert [library.tags(pid) for pid in ids[:6]] == [
+        ("a", "c", "d"), ("a", "c", "d"), ("b", "c", "d"), ("b", "c", "d"), ("c", "d"), ("c", "d")]
+    library.remove_tags(ids[:6], ["C"])
+    assert [library.tags(pid) for pid in ids[:6]] == [("a", "d")] * 2 + [("b", "d")] * 2 + [("d",)] * 2
+
+
+def test_a_bulk_edit_saves_each_paper_with_its_own_times(library, library_dir):
+    ids = library.paper_ids()
+    library.set_note(ids[0], "first")
+    created = library.annotation(ids[0]).created
+    library.set_status(ids[:3], Status.READING)
+    fresh = open_library(library_dir).library
+    assert [fresh.annotation(pid).paper_id for pid in ids[:3]] == ids[:3]
+    assert fresh.annotation(ids[0]).created == created and fresh.annotation(ids[0]).note == "first"
+    assert all(fresh.annotation(pid).created and fresh.status(pid) is Status.READING for pid in ids[:3])
+
+
+@pytest.mark.parametrize("value", [
+    {"x": float("nan")}, {"x": [1, {"y": float("-inf")}]}, ("ok", float("inf")), {"x": "\ud800"},
+    {"x": object()}, {"x": {1, 2}}, {1: "a key JSON has not"},
+])
+def test_preferences_json_cannot_hold_are_refused_before_anything_is_written(library, library_dir, value):
+    path = library_dir / "annotations.json"
+    before = path.read_bytes() if path.exists() else None
+    with pytest.raises(ValueError, match="cannot be saved"):
+        library.prefs.set("view", value)
+    assert (path.read_bytes() if path.exists() else None) == before
+    assert library.prefs.get("view") is None
+
+
+@pytest.mark.parametrize("value", [{"note": "null", "n": None, "f": 2.5}, ["null", None, [1.0, "x"]], None])
+def test_preferences_with_nulls_and_finite_numbers_are_saved(library, library_dir, value):
+    library.prefs.set("view", value)
+    assert open_library(library_dir).library.prefs.get("view") == value
+
+
+def test_an_annotation_already_clean_is_kept_as_it_is():
+    from reader.core.cleaning import clean_annotation
+
+    clean = Annotation("p", Status.READ, ("a", "b/c"), "note", (Highlight("h", "q"),), 2, "t0", "t1")
+    assert clean_annotation(clean) is clean
+    for dirty in (replace(clean, rating=2.0), replace(clean, tags=("a", " b / c ")), replace(clean, note="n\x00")):
+        cleaned = clean_annotation(dirty)
+        assert cleaned is not dirty and type(cleaned.rating) is int and cleaned.tags == ("a", "b/c")
