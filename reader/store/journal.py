@@ -123,6 +123,9 @@ def scan(raw: bytes) -> Scan:
     return out
 
 
+_ABSENT = object()
+
+
 def apply(docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: set[str] | None = None) -> None:
     """Apply one save's field changes to the annotations table `docs` in place (None
     deletes an annotation). Applying the same changes twice changes nothing more.
@@ -140,15 +143,18 @@ def apply(docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: 
         elif copy is not None and pid not in copy:
             doc = docs[pid] = dict(doc)
             copy.add(pid)
-        for key, value in fields.items():
-            # another process may have created the annotation first: the earlier
-            # creation time stands
-            first = doc.get("created")
-            if key == "paper_id" or (
-                key == "created" and first and isinstance(first, str) and isinstance(value, str) and first <= value
-            ):
-                continue
-            doc[key] = value
+        # all fields but the paper's id; another process may have created the
+        # annotation first: the earlier creation time stands
+        first, paper_id = doc.get("created"), doc.get("paper_id", _ABSENT)
+        doc.update(fields)
+        if "paper_id" in fields:
+            if paper_id is _ABSENT:
+                del doc["paper_id"]
+            else:
+                doc["paper_id"] = paper_id
+        value = fields.get("created")
+        if first and isinstance(first, str) and isinstance(value, str) and first <= value:
+            doc["created"] = first
 
 
 def replayed(table: dict[str, dict[str, Any]], changes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -171,6 +177,10 @@ class Journal:
         #: the journal as we last left it: good lines up to its end
         self._written: Signature | None = None
         self._cached: tuple[Signature | None, object, Scan] | None = None
+        #: the changes of the journal's lines at _written, when we know them: a fold
+        #: under the same hold as our append need not read back what it wrote (a bulk
+        #: edit of 100,000 papers is one line of ~10 MB)
+        self._lines: list[Mapping[str, Any]] | None = None
 
     def changed(self) -> bool:
         """Whether the journal changed since load() (another process's saves)."""
@@ -186,6 +196,10 @@ class Journal:
         now = path_signature(self.path)
         if cache_key is not None and self._cached is not None and self._cached[:2] == (now, cache_key):
             return now, self._cached[2]
+        if cache_key is None and now is not None and now == self._written and self._lines is not None:
+            known = Scan(size=now[2])
+            known.changes, known.good_end = list(self._lines), now[2]
+            return now, known
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except FileNotFoundError:
@@ -220,6 +234,7 @@ class Journal:
         check_writable(self.path)
         fd = self._open()
         size = -1
+        lines = self._lines
         try:
             st = os.fstat(fd)
             before = stat_signature(st)
@@ -233,7 +248,8 @@ class Journal:
                 if not found.clean:
                     os.ftruncate(fd, found.good_end)
                     size = found.good_end
-            self._written = None  # until this line is durably written
+                lines = found.changes
+            self._written, self._lines = None, None  # until this line is durably written
             view = memoryview(line)
             while view:
                 view = view[os.write(fd, view) :]
@@ -249,6 +265,7 @@ class Journal:
         finally:
             os.close(fd)
         self._written = stat_signature(st)
+        self._lines = None if lines is None else [*lines, dict(changes)]
         unseen = before != self._seen
         if not unseen:
             self._seen = self._written
@@ -275,7 +292,7 @@ class Journal:
             from reader.store.backups import stamp_now
 
             aside = move_aside(self.path, "damaged", stamp_now())
-            self._written = self._seen = self._cached = None
+            self._written = self._seen = self._cached = self._lines = None
             return (
                 f"{self.path}: {found.damaged}. The {len(found.changes)} saves before it were kept; "
                 f"the journal was kept as {aside}."
@@ -289,9 +306,9 @@ class Journal:
         try:
             os.ftruncate(fd, 0)
             os.fsync(fd)
-            self._written = stat_signature(os.fstat(fd))
+            self._written, self._lines = stat_signature(os.fstat(fd)), []
         except OSError as exc:
-            self._written = None
+            self._written = self._lines = None
             raise StorageError(f"{self.path}: could not empty it ({reason(exc)})") from exc
         finally:
             os.close(fd)

@@ -213,6 +213,38 @@ def test_past_its_bound_the_journal_is_folded_into_annotations_json(lib_dir, mon
     assert lib.refresh() is None  # its own folds are not news to it
 
 
+def test_a_fold_right_after_a_save_reads_back_only_what_others_wrote(lib_dir, monkeypatch):
+    monkeypatch.setattr(journal, "FOLD_BYTES", 600)
+    one, two = open_library(lib_dir).library, open_library(lib_dir).library
+    reads = []
+    real_scan = journal.scan
+    monkeypatch.setattr(journal, "scan", lambda raw: reads.append(len(raw)) or real_scan(raw))
+    one.set_note("p000000", "one's first")  # the first save reads what is there (nothing)
+    one.set_note("p000001", "one's second")
+    reads.clear()
+    one.set_note("p000002", "x" * 700)  # past the bound: folded under the same hold
+    assert reads == [] and journal_of(lib_dir) == b""
+    one.set_note("p000003", "one's")
+    two.set_note("p000004", "two's")  # another process's line: not what one last left
+    reads.clear()
+    one.set_note("p000000", "y" * 700)
+    assert reads  # read back whole, two's line with it
+    assert journal_of(lib_dir) == b""
+    fresh = open_library(lib_dir).library
+    assert [fresh.annotation(f"p00000{n}").note for n in range(5)] == [
+        "y" * 700, "one's second", "x" * 700, "one's", "two's"]
+
+
+def test_applying_saves_keeps_the_first_creation_time_and_never_writes_the_paper_id():
+    docs = {"a": {"paper_id": "a", "created": "2026-01-02", "note": "x"}, "b": {"note": "y"}}
+    apply(docs, {"a": {"paper_id": "zzz", "created": "2026-01-05", "note": "z"},
+                 "b": {"paper_id": "b", "created": "2026-01-01"}, "c": {"paper_id": "c", "status": "read"}})
+    assert docs == {"a": {"paper_id": "a", "created": "2026-01-02", "note": "z"},
+                    "b": {"note": "y", "created": "2026-01-01"}, "c": {"status": "read"}}
+    apply(docs, {"b": {"created": "2025-12-31"}, "a": None})
+    assert docs == {"b": {"note": "y", "created": "2025-12-31"}, "c": {"status": "read"}}
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_applying_the_same_saves_again_changes_nothing(seed):
     rng = random.Random(seed)
