@@ -19,7 +19,7 @@ from typing import Any
 from reader.core import record_texts
 from reader.core.index_saving import SavedIndexes, Saving
 from reader.core.library import Library
-from reader.core.models import Status
+from reader.core.models import NO_ANNOTATION, Status
 from reader.core.orders import Orders, id_tables
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
@@ -92,15 +92,15 @@ class SearchIndex:
         catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
         gone = False  # a paper left
         retagged = False  # a paper's tags changed
+        papers, annotations = self._lib.papers_by_id(), self._lib.annotations()
         for pid in paper_ids:
             r = self._rid.get(pid)
-            if pid not in self._lib:
+            if (paper := papers.get(pid)) is None:
                 if r is not None:
                     self._alive &= ~(1 << r)
                     changed.append(r)
                     gone = True
                 continue
-            paper = self._lib.paper(pid)
             if r is None:
                 r = len(self._ids)
                 self._ids.append((pid + " ")[:-1])
@@ -117,7 +117,7 @@ class SearchIndex:
                 catalogue = True
                 if self._texts.changed(r, before):
                     rewritten.append(r)
-            retagged = self._user.annotate(r, paper, self._lib.annotation(pid)) or retagged
+            retagged = self._user.annotate(r, paper, annotations.get(pid) or NO_ANNOTATION) or retagged
             changed.append(r)
         if not changed:
             return

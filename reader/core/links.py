@@ -169,8 +169,10 @@ class Backlinks:
         """Re-read these papers' notes (they changed); nothing before first use."""
         if self._links is None:
             return
+        papers, annotations = self._library.papers_by_id(), self._library.annotations()
         for pid in paper_ids:
-            keys = linked_keys(self._library.annotation(pid).note) if pid in self._library else None
+            ann = annotations.get(pid) if pid in papers else None
+            keys = linked_keys(ann.note) if ann is not None else None
             if keys:
                 self._links[pid] = keys
             else:

@@ -526,3 +526,26 @@ def test_tallies_are_grouped_a_field_a_call_before_the_first_count(monkeypatch):
     assert index.tally(ids, "tag") == {"method": 1, "method/distillation": 1, "rl": 1, "skip": 1}
     assert index.tally(ids, "year") == {2025: 1, 2023: 1, 2021: 1}
     assert len(grouped) == 2  # tally() found them made
+
+
+_ANNOTATIONS = st.builds(
+    lambda status, tags, note, quotes: Annotation("", status, tags, note, tuple(Highlight(q, q) for q in quotes)),
+    st.sampled_from(list(Status)), st.sampled_from([(), ("a",), ("a", "b/c"), ("Ünï",)]),
+    st.sampled_from(["", " ", "a note", "Θ"]), st.sampled_from([(), ("quoted",)]),
+)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), _ANNOTATIONS), max_size=12))
+def test_what_the_user_wrote_follows_edits_as_if_read_afresh(edits):
+    papers = [Paper(f"p{i}", f"Title {i}") for i in range(4)]
+    texts = user_texts.UserTexts(papers)
+    final: dict[int, Annotation] = {}
+    for r, ann in edits:
+        texts.annotate(r, papers[r], ann)
+        final[r] = ann
+    fresh = user_texts.UserTexts(papers)
+    fresh.take_statuses(((f"p{r}", ann) for r, ann in final.items()), {f"p{i}": i for i in range(4)})
+    fresh.settle()
+    assert texts.status == fresh.status
+    assert (texts.notes, texts.tags, texts.has) == (fresh.notes, fresh.tags, fresh.has)
+
