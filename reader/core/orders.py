@@ -4,7 +4,7 @@ callers filter (the sidebar's sorted list) and the lists filter() returned latel
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
@@ -141,3 +141,17 @@ def id_tables(papers: Sequence[Paper],
         ids += copies
         yield
     return given, ids, rid
+
+
+def runs(rows: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """The runs of consecutive numbers in sorted `rows` (repeats allowed), as (first,
+    last) pairs: [1, 2, 3, 7, 7, 8] gives (1, 3) and (7, 8)."""
+    numbers = iter(rows)
+    for first in numbers:
+        last = first
+        for row in numbers:
+            if row > last + 1:
+                yield first, last
+                first = row
+            last = row
+        yield first, last

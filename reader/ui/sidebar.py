@@ -331,18 +331,27 @@ class Sidebar(QWidget):
         return self.model.id_at(index.row()) if index.isValid() else ""
 
     def selected_ids(self) -> list[str]:
-        rows = sorted(i.row() for i in self.view.selectionModel().selectedRows())
-        return [self.model.id_at(r) for r in rows]
+        """The selected papers in the list's order: read from the selection's ranges
+        (Ctrl+A at 100k papers is one), not row by row (0.5 s there)."""
+        spans = sorted((r.top(), r.bottom() + 1) for r in self.view.selectionModel().selection())
+        ids, end = self.model.ids(), 0
+        out: list[str] = []
+        for top, bottom in spans:  # ranges may overlap
+            if bottom > end:
+                out += ids[max(top, end):bottom]
+                end = bottom
+        return out
 
     def select_ids(self, ids: list[str], current: str = "") -> None:
         from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
         selection = QItemSelection()
-        for pid in ids:
-            row = self.model.row_of(pid)
-            if row >= 0:
-                index = self.model.index(row)
-                selection.select(index, index)
+        if ids:
+            from reader.core.orders import runs  # (not before the first paint)
+
+            rows = sorted(row for row in map(self.model.row_of, ids) if row >= 0)
+            for top, bottom in runs(rows):  # (a row at a time: 0.5 s for 100k selected)
+                selection.select(self.model.index(top), self.model.index(bottom))
         sm = self.view.selectionModel()
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         row = self.model.row_of(current) if current else -1

@@ -78,6 +78,29 @@ def test_multi_select_and_bulk_status(qtbot, app):
     assert all(app.controller.library.status(i) is Status.UNREAD for i in ids)
 
 
+def test_select_all_then_ctrl_clicks_give_the_selected_papers_in_list_order(qtbot, app):
+    w = app.window
+    view, lib = w.sidebar.view, app.controller.library
+    ids = w.sidebar.model.ids()
+    click_row(qtbot, app, 0)
+    qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert w.sidebar.selected_ids() == ids
+    for row in (2, 3, 9):  # Ctrl-click: out of the selection
+        rect = view.visualRect(view.model().index(row, 0))
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                         rect.center())
+    rect = view.visualRect(view.model().index(3, 0))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, rect.center())
+    chosen = [pid for row, pid in enumerate(ids) if row not in (2, 9)]
+    assert w.sidebar.selected_ids() == chosen
+    qtbot.keyClick(view, Qt.Key.Key_2)
+    assert [pid for pid in ids if lib.status(pid) is Status.READING] == chosen
+    w.sidebar.apply_filters()  # a refill keeps the selection
+    assert w.sidebar.selected_ids() == chosen
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lib.annotations() == {}  # undo left nothing behind
+
+
 def test_add_tag_through_completer_and_remove_by_click(qtbot, app):
     w = app.window
     lib = app.controller.library

@@ -549,3 +549,11 @@ def test_what_the_user_wrote_follows_edits_as_if_read_afresh(edits):
     assert texts.status == fresh.status
     assert (texts.notes, texts.tags, texts.has) == (fresh.notes, fresh.tags, fresh.has)
 
+
+@given(st.lists(st.integers(0, 30)))
+def test_runs_cover_exactly_the_rows_given(rows):
+    from reader.core.orders import runs
+
+    found = list(runs(sorted(rows)))
+    assert [r for first, last in found for r in range(first, last + 1)] == sorted(set(rows))
+    assert all(b[0] > a[1] + 1 for a, b in zip(found, found[1:]))  # runs apart, never touching
