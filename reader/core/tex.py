@@ -26,14 +26,16 @@ _QUOTE = re.compile(r"``((?:(?!'')[^`\"\n]){0,500}?)\"")
 _EMPH = re.compile(r"(?<![\w*\\^_])(\*\*?)(?=[^\s*])(.{1,500}?)(?<=[^\s*\\^_])\1(?![\w*])")
 _LONE_BACKSLASH = re.compile(r"(?<!\\)(?:\\\\)*\\\Z")
 _ESCAPED = re.compile(r"\\([%&_#${}])")
+# Only the path through pylatexenc uses these three: compiled at its first use (the
+# patterns module-wide, each a cached compile), not before the first paint (~4M
+# instructions).
 # A macro with what may follow as its argument, or a run of text TeX leaves alone.
-_RUN = re.compile(
-    r"(\\(?:begin|end)\s*\{[^{}\\]*\}|\\(?:[A-Za-z@]+|.)\s*[^\\]{0,2})"
-    r"|((?:[^\\$%{}\[\]^_~&#`'-]|(?<!-)-(?!-)|(?<!')'(?!'))+)",
-    re.DOTALL,
+_RUN = (
+    r"(?s)(\\(?:begin|end)\s*\{[^{}\\]*\}|\\(?:[A-Za-z@]+|.)\s*[^\\]{0,2})"
+    r"|((?:[^\\$%{}\[\]^_~&#`'-]|(?<!-)-(?!-)|(?<!')'(?!'))+)"
 )
-_PUA = re.compile("[\U000f0000-\U000ffffd]")
-_NOT_SIMPLE = re.compile(r"[\s+\-−=<>/,;:±·×∗*|]")
+_PUA = "[\U000f0000-\U000ffffd]"
+_NOT_SIMPLE = r"[\s+\-−=<>/,;:±·×∗*|]"
 
 _ROOTS = {"": "√", "3": "∛", "4": "∜"}
 
@@ -129,7 +131,7 @@ def _math_span(span: str) -> tuple[Piece, ...] | None:
     """The pieces _build() makes of one top-level $...$ `span`, or None when pylatexenc
     does not read it as exactly one inline formula."""
     runs: list[str] = []
-    src = span if _PUA.search(span) else _RUN.sub(lambda m: _stash(m, runs), span)
+    src = span if re.search(_PUA, span) else re.sub(_RUN, lambda m: _stash(m, runs), span)
     engine = _engine()
     try:
         walker = engine.walker(src, latex_context=engine.db, tolerant_parsing=False)
@@ -162,8 +164,8 @@ def _balanced(s: str) -> bool:
 def _build(text: str) -> list[Piece]:
     src = _prepared(text)
     runs: list[str] = []
-    if not _PUA.search(src):  # hide plain runs from pylatexenc's char-by-char tokenizer
-        src = _RUN.sub(lambda m: _stash(m, runs), src)
+    if not re.search(_PUA, src):  # hide plain runs from pylatexenc's char-by-char tokenizer
+        src = re.sub(_RUN, lambda m: _stash(m, runs), src)
     engine = _engine()
     walker = engine.walker(src, latex_context=engine.db, tolerant_parsing=False)
     builder = _Builder(engine.l2t, runs)
@@ -215,7 +217,7 @@ class _Builder:
     def expand(self, s: str) -> str:
         if not self.runs:
             return s
-        return _PUA.sub(lambda m: self.runs[ord(m.group()) - 0xF0000], s)
+        return re.sub(_PUA, lambda m: self.runs[ord(m.group()) - 0xF0000], s)
 
     def restore(self, nodes: Iterable[Any]) -> None:
         for n in nodes:
@@ -338,7 +340,7 @@ class _Builder:
 
 def _paren(pieces: list[Piece]) -> list[Piece]:
     s = to_plain(pieces)
-    return pieces if not s or not _NOT_SIMPLE.search(s) else ["(", *pieces, ")"]
+    return pieces if not s or not re.search(_NOT_SIMPLE, s) else ["(", *pieces, ")"]
 
 
 def _alphabet(p: Piece, style: str) -> Piece:
