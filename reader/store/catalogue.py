@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -49,19 +49,23 @@ class Catalogue:
         self._snapshot_due: snapshot.Signature | None = None
         #: the snapshot left for snapshot_steps(): papers.json's signature, its papers
         self._snapshot_left: tuple[snapshot.Signature, list[Paper]] | None = None
+        #: papers.json's signature when read() last read it
+        self._read_as: snapshot.Signature | None = None
+        #: papers.json's signature while it holds just what take() handed over and what
+        #: was written since (None: not known to): what leave_snapshot() may snapshot
+        self._holds_ours: snapshot.Signature | None = None
+        self._rewriting_ours = False
 
     def read(self) -> dict[str, Paper | None]:
         """The papers by id (None for a document that is not one), kept until taken."""
         if self._papers is None:
             self._snapshot_due = None
+            self._read_as = self._signature()
             fast = snapshot.load(self.path)
             if fast is not None:  # a fresh dict: kept as it is, not copied (100k entries)
                 self._papers = cast("dict[str, Paper | None]", fast)
                 return self._papers
-            try:
-                before = snapshot.signature(os.stat(self.path))
-            except OSError:
-                before = None
+            before = self._read_as
             self._papers = read_catalogue(self.path)
             papers = self._papers
             if before is not None and len(papers) >= snapshot.MIN_PAPERS and None not in papers.values():
@@ -78,6 +82,7 @@ class Catalogue:
         papers = self.read()
         self._papers = None
         bad = [pid for pid, paper in papers.items() if paper is None] if None in papers.values() else []
+        self._holds_ours = None if bad else self._read_as
         if bad:
             problems.append(f"{self.path}: skipped {len(bad)} papers that could not be read.")
             return [paper for paper in papers.values() if paper is not None]
@@ -103,10 +108,33 @@ class Catalogue:
         return self._snapshot_left is not None
 
     def replaced(self) -> None:
-        """papers.json is being rewritten: what was read, its snapshot, are outdated."""
+        """papers.json is being rewritten (under the lock): what was read, its
+        snapshot, are outdated. Then written(), once it is."""
         self._papers = None
         self._snapshot_left = None
+        self._rewriting_ours = self._holds_ours is not None and self._signature() == self._holds_ours
+        self._holds_ours = None
         snapshot.forget(self.path)
+
+    def written(self) -> None:
+        """papers.json was rewritten with papers added to what it held (under the lock)."""
+        self._holds_ours = self._signature() if self._rewriting_ours else None
+
+    def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
+        """`papers`, what the catalogue holds after the papers written (the library's),
+        left for snapshot_steps() (with defer_snapshot, when big enough), so that the
+        next open reads them from a snapshot. False if nothing was left: papers.json
+        may hold others (another process wrote it, or some papers could not be read)."""
+        if self._holds_ours is None or not self.defer_snapshot or len(papers) < snapshot.MIN_PAPERS:
+            return False
+        self._snapshot_left = (self._holds_ours, list(papers))
+        return True
+
+    def _signature(self) -> snapshot.Signature | None:
+        try:
+            return snapshot.signature(os.stat(self.path))
+        except OSError:
+            return None
 
 
 _LIST_FIELDS = ("tags", "highlights")

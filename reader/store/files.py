@@ -252,8 +252,18 @@ class LibraryFolder:
                 del data["id"]
                 docs[paper.id] = data
 
-        self.locked(lambda: table._update_table(mutate))
-        self._catalogue.replaced()  # and its snapshot: the next open writes one
+        def write() -> None:
+            self._catalogue.replaced()  # and its snapshot: outdated
+            table._update_table(mutate)
+            self._catalogue.written()  # (papers.json's signature, taken under the lock)
+
+        self.locked(write)
+
+    def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
+        """After add_papers(): `papers`, the whole catalogue as the library now holds
+        it, kept for snapshot_steps() to write a snapshot of (a big one, in the window),
+        so that the next open need not parse papers.json. False if none is left."""
+        return self._catalogue.leave_snapshot(papers)
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 

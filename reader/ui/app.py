@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from reader import __version__
 from reader.core import collector, tex
-from reader.core.library import Library
+from reader.core.library import Change, Library
 from reader.opening import OpenedLibrary, open_library
 from reader.store.storage import StorageError
 from reader.ui import resources
@@ -131,6 +131,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     # pauses at 100k papers); again once the index is warm
     gc.freeze()
     app = App(window, controller, opened, store, poll)
+    controller.library_changed.connect(lambda change: _imported(app, change))
     window.closing.connect(app.save_state)
     window.closing.connect(lambda: _backup(opened, controller, "close"))
     for notice in opened.notices:
@@ -213,12 +214,26 @@ def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
     yield from _after(lambda: not searching.search_pending)
     tex.load_parser()
     yield
-    # the next open of a big catalogue reads its snapshot, not papers.json: written a
-    # chunk per event-loop turn (~5 ms), dropped if the window closes first
+    _write_snapshot(app)
+
+
+def _write_snapshot(app: App) -> None:
+    """The next open of a big catalogue reads its snapshot, not papers.json: the one
+    the folder has left, written a chunk per event-loop turn (~5 ms), dropped if the
+    window closes first."""
     steps = app.opened.folder.snapshot_steps()
     if steps is not None:
+        if app.snapshot is not None:
+            app.snapshot.stop()  # (of the catalogue before an import)
         app.snapshot = IdleSteps(app.window, steps)
         app.window.closing.connect(app.snapshot.stop)
+
+
+def _imported(app: App, change: Change) -> None:
+    """After an import (papers.json rewritten), a new snapshot for the next open: at
+    100k papers it opens in ~1.2 s rather than the ~2.5 s of reading papers.json."""
+    if "papers" in change.fields and app.opened.folder.leave_snapshot(app.controller.library.papers()):
+        _write_snapshot(app)
 
 
 def _after(condition: Callable[[], bool]) -> Iterator[None]:
