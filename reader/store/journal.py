@@ -177,10 +177,12 @@ class Journal:
         #: the journal as we last left it: good lines up to its end
         self._written: Signature | None = None
         self._cached: tuple[Signature | None, object, Scan] | None = None
-        #: the changes of the journal's lines at _written, when we know them: a fold
-        #: under the same hold as our append need not read back what it wrote (a bulk
-        #: edit of 100,000 papers is one line of ~10 MB)
-        self._lines: list[Mapping[str, Any]] | None = None
+        #: the journal's bytes as we last left them, and their lines' changes: a fold
+        #: that reads the same bytes back need not decode them again (a bulk edit of
+        #: 100,000 papers is one line of ~10 MB). The bytes, not the file's signature,
+        #: tell: a journal folded, emptied and refilled to the same size by another
+        #: process within one clock tick has the same signature
+        self._known: tuple[bytes, list[Mapping[str, Any]]] | None = None
 
     def changed(self) -> bool:
         """Whether the journal changed since load() (another process's saves)."""
@@ -196,10 +198,6 @@ class Journal:
         now = path_signature(self.path)
         if cache_key is not None and self._cached is not None and self._cached[:2] == (now, cache_key):
             return now, self._cached[2]
-        if cache_key is None and now is not None and now == self._written and self._lines is not None:
-            known = Scan(size=now[2])
-            known.changes, known.good_end = list(self._lines), now[2]
-            return now, known
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except FileNotFoundError:
@@ -207,7 +205,7 @@ class Journal:
         except OSError as exc:
             raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
         try:
-            found = scan(read_all(fd))
+            found = self._scan(read_all(fd))
             sig = stat_signature(os.fstat(fd))
         except OSError as exc:
             raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
@@ -215,6 +213,15 @@ class Journal:
             os.close(fd)
         self._cached = (sig, cache_key, found) if cache_key is not None else None
         return sig, found
+
+    def _scan(self, raw: bytes) -> Scan:
+        """scan(raw), or the lines we know without decoding them if `raw` is exactly
+        the journal as we last left it."""
+        if self._known is None or raw != self._known[0]:
+            return scan(raw)
+        found = Scan(size=len(raw))
+        found.changes, found.good_end = list(self._known[1]), len(raw)
+        return found
 
     def load(self, cache_key: object = None) -> Scan:
         """read(), noting that its lines are now known (see changed())."""
@@ -234,7 +241,7 @@ class Journal:
         check_writable(self.path)
         fd = self._open()
         size = -1
-        lines = self._lines
+        known = self._known
         try:
             st = os.fstat(fd)
             before = stat_signature(st)
@@ -242,14 +249,15 @@ class Journal:
             # not as we left it (or not ending a line): are its lines whole?
             if before != self._written or (size and _last_byte(fd, size) != b"\n"):
                 os.lseek(fd, 0, os.SEEK_SET)
-                found = scan(read_all(fd))
+                raw = read_all(fd)
+                found = self._scan(raw)
                 if found.damaged:
                     raise DamagedJournal(f"{self.path}: {found.damaged}")
                 if not found.clean:
                     os.ftruncate(fd, found.good_end)
                     size = found.good_end
-                lines = found.changes
-            self._written, self._lines = None, None  # until this line is durably written
+                known = (raw[: found.good_end], found.changes)
+            self._written = self._known = None  # until this line is durably written
             view = memoryview(line)
             while view:
                 view = view[os.write(fd, view) :]
@@ -265,7 +273,7 @@ class Journal:
         finally:
             os.close(fd)
         self._written = stat_signature(st)
-        self._lines = None if lines is None else [*lines, dict(changes)]
+        self._known = None if known is None else (known[0] + line, [*known[1], changes])
         unseen = before != self._seen
         if not unseen:
             self._seen = self._written
@@ -292,7 +300,7 @@ class Journal:
             from reader.store.backups import stamp_now
 
             aside = move_aside(self.path, "damaged", stamp_now())
-            self._written = self._seen = self._cached = self._lines = None
+            self._written = self._seen = self._cached = self._known = None
             return (
                 f"{self.path}: {found.damaged}. The {len(found.changes)} saves before it were kept; "
                 f"the journal was kept as {aside}."
@@ -306,9 +314,9 @@ class Journal:
         try:
             os.ftruncate(fd, 0)
             os.fsync(fd)
-            self._written, self._lines = stat_signature(os.fstat(fd)), []
+            self._written, self._known = stat_signature(os.fstat(fd)), (b"", [])
         except OSError as exc:
-            self._written = self._lines = None
+            self._written = self._known = None
             raise StorageError(f"{self.path}: could not empty it ({reason(exc)})") from exc
         finally:
             os.close(fd)
