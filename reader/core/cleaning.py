@@ -83,11 +83,15 @@ def check_savable(value: object) -> None:
     """Raise ValueError if `value` holds what the files cannot: lone surrogates, NaN or
     infinities, odd types (what orjson, which writes them, refuses)."""
     try:
-        encoded = orjson.dumps(value)
+        encoded = orjson.dumps(value, option=_PLAIN_JSON)
     except orjson.JSONEncodeError as exc:
         raise ValueError(f"cannot be saved: {exc}") from None
     if b"null" in encoded:  # orjson writes NaN and the infinities as null: look for them
         _refuse_non_finite(value)
+
+
+#: no dataclasses, times or subclasses of str, int, dict, list written as JSON
+_PLAIN_JSON = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
 
 
 def _refuse_non_finite(value: object) -> None:
@@ -100,3 +104,5 @@ def _refuse_non_finite(value: object) -> None:
     elif isinstance(value, (list, tuple)):
         for item in value:
             _refuse_non_finite(item)
+    elif value is not None and type(value) not in (str, int, bool):  # an Enum whose value is NaN
+        raise ValueError(f"cannot be saved: {value!r} is not JSON")

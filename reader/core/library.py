@@ -287,9 +287,6 @@ class Library:
         updated: dict[str, Annotation | None] = {}
         disk: dict[str, dict[str, Any] | None] = {}
         fields: set[str] = set()
-        #: the stored form of each `values` (by id: they live as long as `edits`): a
-        #: bulk edit gives 100,000 papers the same one, or one of a few
-        shared: dict[int, dict[str, Any]] = {}
         with collector.paused():  # a bulk edit makes 100,000s of containers, no garbage
             for pid, values in edits.items():
                 old = annotations.get(pid)
@@ -301,11 +298,7 @@ class Library:
                 if not changed:
                     continue
                 new = updated[pid] = old.edited(pid, changed, stamp)
-                if len(changed) < len(values):
-                    stored = new.stored(changed)
-                elif (stored := shared.get(id(values))) is None:
-                    stored = shared[id(values)] = new.stored(changed)
-                disk[pid] = {**stored, "modified": stamp, "created": new.created, "paper_id": pid}
+                disk[pid] = new.stored((*changed, "modified", "created", "paper_id"))
                 fields.update(changed)
         if updated:
             self._commit(updated, disk, frozenset(fields))

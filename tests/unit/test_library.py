@@ -1,8 +1,10 @@
 """Library on real TinyDB files: edits, persistence, seeding, two processes."""
 
+import enum
 import json
 import sys
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -259,9 +261,13 @@ def test_a_bulk_edit_saves_each_paper_with_its_own_times(library, library_dir):
     assert all(fresh.annotation(pid).created and fresh.status(pid) is Status.READING for pid in ids[:3])
 
 
+class NotANumber(enum.Enum):
+    NAN = float("nan")
+
+
 @pytest.mark.parametrize("value", [
     {"x": float("nan")}, {"x": [1, {"y": float("-inf")}]}, ("ok", float("inf")), {"x": "\ud800"},
-    {"x": object()}, {"x": {1, 2}}, {1: "a key JSON has not"},
+    {"x": object()}, {"x": {1, 2}}, {1: "a key JSON has not"}, {"x": datetime.now()}, {"x": NotANumber.NAN},
 ])
 def test_preferences_json_cannot_hold_are_refused_before_anything_is_written(library, library_dir, value):
     path = library_dir / "annotations.json"
