@@ -179,7 +179,8 @@ _CELL = st.text(
     st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("\n\t"), max_size=30
 ).map(lambda s: unicodedata.normalize("NFC", s).strip())
 _LINE = _CELL.map(lambda s: " ".join(s.split()))
-_NAME = _LINE.filter(lambda s: s and s.casefold() not in {"others", "et al", "et al."})
+# names that stand for the authors left out ("et al."): read as none (split_authors)
+_NAME = _LINE.filter(lambda s: s and s.casefold() not in {"others", "et al", "et al.", "and others"})
 
 
 @settings(
