@@ -12,6 +12,12 @@ os.environ.pop("READER_DATA_DIR", None)
 os.environ["READER_CACHE_DIR"] = tempfile.mkdtemp(prefix="reader-test-cache-")
 
 import pytest
+from hypothesis import settings
+
+# CI tries the same examples on every run (one newly found there would block a change
+# that has nothing to do with it); a developer's `make test` goes on exploring
+settings.register_profile("ci", derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
