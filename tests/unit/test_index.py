@@ -557,3 +557,19 @@ def test_runs_cover_exactly_the_rows_given(rows):
     found = list(runs(sorted(rows)))
     assert [r for first, last in found for r in range(first, last + 1)] == sorted(set(rows))
     assert all(b[0] > a[1] + 1 for a, b in zip(found, found[1:]))  # runs apart, never touching
+
+
+@given(st.dictionaries(st.integers(0, 9), st.sampled_from([("a",), ("a/b",), ("a/b", "a/c"), ("x/y/z", "a"), ("A/b",)])))
+def test_tag_nodes_hold_each_records_tags_and_their_parents(tagged):
+    papers = [Paper(f"p{i}", f"Title {i}") for i in range(10)]
+    texts = user_texts.UserTexts(papers)
+    for r, tags in tagged.items():
+        texts.annotate(r, papers[r], Annotation(f"p{r}", tags=tags))
+    expected: dict[str, set[int]] = {}
+    for r, tags in tagged.items():
+        for tag in tags:
+            parts = tag.split("/")
+            for i in range(len(parts)):
+                expected.setdefault("/".join(parts[: i + 1]), set()).add(r)
+    nodes = texts.tag_nodes(lambda r: tagged[r])
+    assert {node: set(rids(bits, 10)) for node, bits in nodes.items()} == expected
