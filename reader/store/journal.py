@@ -136,11 +136,13 @@ def apply(docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: 
             docs.pop(pid, None)
             continue
         doc = docs.get(pid)
-        if doc is None:
-            doc = docs[pid] = {}
+        if doc is None:  # a new annotation: the fields as they are, but the paper's id
+            docs[pid] = doc = dict(fields)
+            doc.pop("paper_id", None)
             if copy is not None:
                 copy.add(pid)
-        elif copy is not None and pid not in copy:
+            continue
+        if copy is not None and pid not in copy:
             doc = docs[pid] = dict(doc)
             copy.add(pid)
         # all fields but the paper's id; another process may have created the
