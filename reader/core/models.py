@@ -153,7 +153,7 @@ def paper_row(paper: Paper) -> tuple[Any, ...]:
 def paper_from_row(row: tuple[Any, ...]) -> Paper:
     """The Paper of a paper_row() tuple, without per-field checks: only for rows we
     wrote ourselves (TypeError if the row does not have the fields' count)."""
-    paper = _PaperBuilder(*row)
+    paper: Any = _PaperBuilder(*row)
     paper.__class__ = Paper
     return paper  # type: ignore[no-any-return]
 
@@ -164,9 +164,9 @@ class _PaperBuilder:
     becomes a Paper (same layout, so Python allows the class change); frozen from then
     on. (Written out: dataclasses.make_dataclass() was ~4M instructions of the start.)"""
 
-    __slots__ = Paper.__slots__  # type: ignore[attr-defined]
+    __slots__ = Paper.__slots__
 
-    def __init__(self, id: str, title: str, authors: tuple[str, ...], abstract: str, venue: str,  # noqa: A002
+    def __init__(self, id: str, title: str, authors: tuple[str, ...], abstract: str, venue: str,
                  year: int | None, url: str, presentation: str, track: str, doi: str, arxiv: str,
                  source: str, title_derived: bool, added: str) -> None:
         self.id = id

@@ -184,7 +184,7 @@ class Journal:
         #: 100,000 papers is one line of ~10 MB). The bytes, not the file's signature,
         #: tell: a journal folded, emptied and refilled to the same size by another
         #: process within one clock tick has the same signature
-        self._known: tuple[bytes, list[Mapping[str, Any]]] | None = None
+        self._known: tuple[bytes, list[dict[str, Any]]] | None = None
 
     def changed(self) -> bool:
         """Whether the journal changed since load() (another process's saves)."""
@@ -275,7 +275,7 @@ class Journal:
         finally:
             os.close(fd)
         self._written = stat_signature(st)
-        self._known = None if known is None else (known[0] + line, [*known[1], changes])
+        self._known = None if known is None else (known[0] + line, [*known[1], dict(changes)])
         unseen = before != self._seen
         if not unseen:
             self._seen = self._written
