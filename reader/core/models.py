@@ -257,10 +257,12 @@ class Annotation:
         (field: value), modified at `stamp` and created then if it is new: as
         dataclasses.replace(), 3x faster (a bulk edit makes 100,000)."""
         get = changes.get
-        return Annotation(
+        new: Any = _AnnotationBuilder(
             paper_id, get("status", self.status), get("tags", self.tags), get("note", self.note),
             get("highlights", self.highlights), get("rating", self.rating), self.created or stamp, stamp,
         )
+        new.__class__ = Annotation
+        return new  # type: ignore[no-any-return]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Annotation":
@@ -292,6 +294,26 @@ class Annotation:
         )
 
 
+class _AnnotationBuilder:
+    """An Annotation's twin with the same slots, filled at plain attribute speed (see
+    _PaperBuilder): twice as fast to make, which counts when a bulk edit makes 100,000."""
+
+    __slots__ = Annotation.__slots__
+
+    def __init__(self, paper_id: str, status: Status, tags: tuple[str, ...], note: str,
+                 highlights: tuple[Highlight, ...], rating: int, created: str, modified: str) -> None:
+        self.paper_id = paper_id
+        self.status = status
+        self.tags = tags
+        self.note = note
+        self.highlights = highlights
+        self.rating = rating
+        self.created = created
+        self.modified = modified
+
+
+# the fields in Annotation's order
+assert _AnnotationBuilder.__init__.__code__.co_varnames[1:9] == tuple(f.name for f in dataclasses.fields(Annotation))
 #: the fields of a paper without an annotation, to read (its paper_id is no paper's)
 NO_ANNOTATION = Annotation("")
 _STATUSES = {s.value: s for s in Status}
