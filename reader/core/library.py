@@ -6,6 +6,7 @@ import datetime as dt
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
@@ -150,11 +151,8 @@ class Library:
         return ann.tags if ann else ()
 
     def tag_counts(self) -> Counter[str]:
-        counts: Counter[str] = Counter()
-        for ann in self._annotations.values():
-            if ann.paper_id in self._papers:
-                counts.update(ann.tags)
-        return counts
+        papers = self._papers  # (counted in one pass: 100,000 tagged papers after a bulk edit)
+        return Counter(chain.from_iterable(a.tags for a in self._annotations.values() if a.paper_id in papers))
 
     def status_counts(self) -> Counter[Status]:
         counts: Counter[Status] = Counter({s: 0 for s in Status})
