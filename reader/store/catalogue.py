@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
@@ -54,7 +55,6 @@ class Catalogue:
         #: papers.json's signature while it holds just what take() handed over and what
         #: was written since (None: not known to): what leave_snapshot() may snapshot
         self._holds_ours: snapshot.Signature | None = None
-        self._rewriting_ours = False
 
     def read(self) -> dict[str, Paper | None]:
         """The papers by id (None for a document that is not one), kept until taken."""
@@ -107,18 +107,15 @@ class Catalogue:
     def snapshot_left(self) -> bool:
         return self._snapshot_left is not None
 
-    def replaced(self) -> None:
-        """papers.json is being rewritten (under the lock): what was read, its
-        snapshot, are outdated. Then written(), once it is."""
-        self._papers = None
-        self._snapshot_left = None
-        self._rewriting_ours = self._holds_ours is not None and self._signature() == self._holds_ours
-        self._holds_ours = None
+    @contextmanager
+    def rewriting(self) -> Iterator[None]:
+        """papers.json is rewritten inside (under the lock), papers added to what it
+        held: what was read, its snapshot, are outdated."""
+        ours = self._holds_ours is not None and self._signature() == self._holds_ours
+        self._papers = self._snapshot_left = self._holds_ours = None
         snapshot.forget(self.path)
-
-    def written(self) -> None:
-        """papers.json was rewritten with papers added to what it held (under the lock)."""
-        self._holds_ours = self._signature() if self._rewriting_ours else None
+        yield
+        self._holds_ours = self._signature() if ours else None  # (not reached if the write failed)
 
     def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
         """`papers`, what the catalogue holds after the papers written (the library's),

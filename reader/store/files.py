@@ -253,9 +253,8 @@ class LibraryFolder:
                 docs[paper.id] = data
 
         def write() -> None:
-            self._catalogue.replaced()  # and its snapshot: outdated
-            table._update_table(mutate)
-            self._catalogue.written()  # (papers.json's signature, taken under the lock)
+            with self._catalogue.rewriting():  # (papers.json's signatures, taken under the lock)
+                table._update_table(mutate)
 
         self.locked(write)
 
