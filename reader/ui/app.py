@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -175,18 +175,21 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     window.sidebar.stop_waiting_for_index()
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication)
-    WhenIdle(qapp, window, _index_steps(window.sidebar))
-    WhenIdle(qapp, window, _preloads(app, preview_held))
+    # a query typed and waiting for the search's preparation makes its steps: these
+    # stand aside meanwhile (not two steps a turn)
+    sidebar = window.sidebar
+    WhenIdle(qapp, window, _index_steps(sidebar), held=lambda: sidebar.search_pending)
+    WhenIdle(qapp, window, _preloads(app, preview_held), held=lambda: sidebar.search_pending)
 
 
 def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
     """Make and prepare the search index as a search does (Sidebar.prepare_search),
     then build (or take up) its token tables a few ms at a time; then freeze again
     what it built."""
-    while sidebar.search_pending or not sidebar.prepare_search():  # (a typed query's steps: not two a turn)
+    while not sidebar.prepare_search():
         yield
     index = sidebar.index
-    while sidebar.search_pending or not index.warm(0.008):  # (warm() prepares first, as after an import)
+    while not index.warm(0.008):  # (warm() prepares first, as after an import)
         # the builder process (~15 s at 100k): polled, not spun on
         yield BUILDER_POLL_MS if index.building_elsewhere else None
     gc.freeze()
@@ -195,23 +198,21 @@ def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
 def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
     """The first note's preview, and what is loaded while idle so that it is ready
     when first needed: the first note shown would otherwise wait ~100 ms for Markdown
-    to load, the first abstract with more than simple TeX ~30 ms for pylatexenc. A
-    query typed and waiting for the search's preparation goes first."""
-    searching = app.window.sidebar
-    yield from _after(lambda: not searching.search_pending)
+    to load, the first abstract with more than simple TeX ~30 ms for pylatexenc."""
+    yield
     import markdown  # noqa: F401  (~35 ms: a step of its own)
 
-    yield from _after(lambda: not searching.search_pending)
+    yield
     import markdown.extensions.fenced_code  # noqa: F401  (~25 ms with Pygments, if installed)
 
-    yield from _after(lambda: not searching.search_pending)
+    yield
     from reader.render import notes
 
     notes.note_html("*Markdown* is ready")  # (its converter: ~10 ms)
     if preview_held:
         yield
         app.window.pane.note_editor.render_preview()
-    yield from _after(lambda: not searching.search_pending)
+    yield
     tex.load_parser()
     yield
     _write_snapshot(app)
@@ -234,13 +235,6 @@ def _imported(app: App, change: Change) -> None:
     100k papers it opens in ~1.2 s rather than the ~2.5 s of reading papers.json."""
     if "papers" in change.fields and app.opened.folder.leave_snapshot(app.controller.library.papers()):
         _write_snapshot(app)
-
-
-def _after(condition: Callable[[], bool]) -> Iterator[None]:
-    """Steps: the next turn, and as many more as it takes for `condition` to hold."""
-    yield
-    while not condition():
-        yield
 
 
 class NeighbourPrefetch(QObject):

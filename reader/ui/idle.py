@@ -91,10 +91,13 @@ class WhenIdle(IdleSteps):
 
     QUIET_MS = 300
 
-    def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[int | None, None, object]) -> None:
+    def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[int | None, None, object],
+                 held: Callable[[], bool] | None = None) -> None:
         super().__init__(parent, steps)
         self._timer.stop()  # from the first quiet moment on
         self._qapp = qapp
+        #: while this holds, no step is taken (turns go to something more urgent)
+        self._held = held
         self._quiet = QTimer(self, singleShot=True, interval=self.QUIET_MS)
         self._quiet.timeout.connect(self._timer.start)
         _watch(qapp, self)
@@ -107,6 +110,8 @@ class WhenIdle(IdleSteps):
         return False
 
     def _next(self) -> None:
+        if self._held is not None and self._held():
+            return
         with _unwatched(self._qapp):
             super()._next()
 
