@@ -7,7 +7,7 @@ import functools
 import operator
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -185,8 +185,13 @@ class _PaperBuilder:
         self.added = added
 
 
-# the fields in Paper's order (paper_row()'s)
-assert _PaperBuilder.__init__.__code__.co_varnames[1:15] == tuple(f.name for f in dataclasses.fields(Paper))
+def _check_twin(twin: type, cls: type) -> None:
+    """A builder twin takes its class's fields in their order (its slots' order)."""
+    code = twin.__init__.__code__  # type: ignore[misc]
+    assert code.co_varnames[1 : code.co_argcount] == cls.__slots__, twin  # type: ignore[attr-defined]
+
+
+_check_twin(_PaperBuilder, Paper)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,16 +246,21 @@ class Annotation:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return self.stored(_ANNOTATION_FIELDS)
+        return {
+            "paper_id": self.paper_id,
+            "status": self.status.value,
+            "tags": list(self.tags),
+            "note": self.note,
+            "highlights": [h.to_dict() for h in self.highlights],
+            "rating": self.rating,
+            "created": self.created,
+            "modified": self.modified,
+        }
 
     def stored(self, names: Iterable[str]) -> dict[str, Any]:
         """The fields `names` as to_dict() has them (what a save writes of an edit)."""
-        out = {}
-        for name in names:
-            value = getattr(self, name)
-            to_json = _TO_JSON.get(name)
-            out[name] = value if to_json is None else to_json(value)
-        return out
+        full = self.to_dict()
+        return {name: full[name] for name in names}
 
     def edited(self, paper_id: str, changes: Mapping[str, Any], stamp: str) -> "Annotation":
         """What this annotation (or NO_ANNOTATION) becomes as paper_id's with `changes`
@@ -312,18 +322,10 @@ class _AnnotationBuilder:
         self.modified = modified
 
 
-# the fields in Annotation's order
-assert _AnnotationBuilder.__init__.__code__.co_varnames[1:9] == tuple(f.name for f in dataclasses.fields(Annotation))
+_check_twin(_AnnotationBuilder, Annotation)
 #: the fields of a paper without an annotation, to read (its paper_id is no paper's)
 NO_ANNOTATION = Annotation("")
 _STATUSES = {s.value: s for s in Status}
-_ANNOTATION_FIELDS = ("paper_id", "status", "tags", "note", "highlights", "rating", "created", "modified")
-#: how to_dict() writes the fields that are not JSON as they are
-_TO_JSON: dict[str, Callable[[Any], Any]] = {
-    "status": operator.attrgetter("value"),
-    "tags": list,
-    "highlights": lambda highlights: [h.to_dict() for h in highlights],
-}
 
 
 @functools.lru_cache(maxsize=4096)
