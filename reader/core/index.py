@@ -73,7 +73,7 @@ class SearchIndex:
         self._texts = CatalogueTexts(papers, self._spill if big else None)
         self._saving = Saving(self._saved, papers) if big and self._saved is not None else None
         self._alive = (1 << n) - 1
-        user = self._user = UserTexts(papers)
+        user = self._user = UserTexts(n)
         annotations = list(self._lib.annotations().items())
         step = max(1, MAKE_PART // 4)  # (~5 us an annotation)
         for start in range(0, len(annotations), step):
@@ -117,7 +117,7 @@ class SearchIndex:
                 catalogue = True
                 if self._texts.changed(r, before):
                     rewritten.append(r)
-            retagged = self._user.annotate(r, paper, annotations.get(pid) or NO_ANNOTATION) or retagged
+            retagged = self._user.annotate(r, annotations.get(pid) or NO_ANNOTATION) or retagged
             changed.append(r)
         if not changed:
             return

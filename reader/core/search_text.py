@@ -158,9 +158,13 @@ def _annotation(ann: Annotation | None) -> str:
 def _has(paper: Paper, ann: Annotation | None) -> frozenset[str]:
     has = {"abstract"} if paper.abstract else set()
     if ann is not None:
-        named = (("note", ann.note.strip()), ("tags", ann.tags), ("highlights", ann.highlights))
-        has.update(name for name, value in named if value)
+        has.update(name for name, value in _written(ann) if value)
     return frozenset(has)
+
+
+def _written(ann: Annotation) -> tuple[tuple[str, object], ...]:
+    """What `has:` asks of an annotation: its note (blank is none), tags, highlights."""
+    return (("note", ann.note.strip()), ("tags", ann.tags), ("highlights", ann.highlights))
 
 
 @dataclass(slots=True)

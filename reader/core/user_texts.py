@@ -11,8 +11,9 @@ import functools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from reader.core.models import Annotation, Paper, Status
-from reader.core.search_text import _annotation, key_bytes
+from reader.core.facets import tag_ancestors
+from reader.core.models import Annotation, Status
+from reader.core.search_text import _annotation, _written, key_bytes
 from reader.core.text import search_key
 from reader.core.tokens import bits_of
 
@@ -32,12 +33,11 @@ def _keyed_tags(tags: tuple[str, ...]) -> tuple[tuple[str, ...], bytes]:
 
 
 class UserTexts:
-    """The annotations of `papers` (records by position), taken in by take_statuses()
-    then settle()."""
+    """The annotations of `n` records (the index grows `status` as it adds records),
+    taken in by take_statuses() then settle()."""
 
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        self._papers = papers  # the index's own list: records it adds are seen here
-        self.status = bytearray(len(papers))
+    def __init__(self, n: int) -> None:
+        self.status = bytearray(n)
         self.notes: dict[int, bytes] = {}  # keyed, for records with any
         self.tags: dict[int, tuple[str, ...]] = {}
         self.has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
@@ -61,20 +61,20 @@ class UserTexts:
         pending = self._pending
         while pending:
             for r, ann in pending[-SETTLE_CHUNK:]:
-                self.annotate(r, self._papers[r], ann)
+                self.annotate(r, ann)
             del pending[-SETTLE_CHUNK:]
             if deadline is not None and pending and time.perf_counter() > deadline:
                 return False
         return True
 
-    def annotate(self, r: int, paper: Paper, ann: Annotation) -> bool:
+    def annotate(self, r: int, ann: Annotation) -> bool:
         """Record r's annotation is now `ann`: True if its tags changed."""
         self.status[r] = _CODE[ann.status]
         written = ann.note or ann.highlights
         if not (written or ann.tags or r in self.notes):  # (r is in no `has` set either)
             return False  # nothing written, before or now: the status is all (marking 100k read)
         has = self.has
-        for name, value in (("note", ann.note.strip()), ("tags", ann.tags), ("highlights", ann.highlights)):
+        for name, value in _written(ann):
             (has[name].add if value else has[name].discard)(r)
         before = self.tags.pop(r, None)
         self.notes.pop(r, None)
@@ -95,7 +95,7 @@ class UserTexts:
             by_tags.setdefault(tuple(tags_of(r)), []).append(r)
         members: dict[str, list[int]] = {}
         for tags, records in by_tags.items():
-            nodes = {"/".join(parts[: i + 1]) for parts in (tag.split("/") for tag in tags) for i in range(len(parts))}
+            nodes = {node for tag in tags for node in tag_ancestors(tag)}
             for node in nodes:
                 members.setdefault(node, []).extend(records)
         return {node: bits_of(rs, len(self.status)) for node, rs in members.items()}
