@@ -60,12 +60,11 @@ class Catalogue:
         """The papers by id (None for a document that is not one), kept until taken."""
         if self._papers is None:
             self._snapshot_due = None
-            self._read_as = self._signature()
-            fast = snapshot.load(self.path)
+            before = self._read_as = self._signature()
+            fast = snapshot.load(self.path, current=before) if before is not None else None
             if fast is not None:  # a fresh dict: kept as it is, not copied (100k entries)
                 self._papers = cast("dict[str, Paper | None]", fast)
                 return self._papers
-            before = self._read_as
             self._papers = read_catalogue(self.path)
             papers = self._papers
             if before is not None and len(papers) >= snapshot.MIN_PAPERS and None not in papers.values():

@@ -60,10 +60,13 @@ def signature(st: os.stat_result) -> Signature:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
-def load(papers_path: Path, folder: Path | None = None) -> dict[str, Paper] | None:
-    """The catalogue from its snapshot, or None if there is no usable one."""
+def load(
+    papers_path: Path, folder: Path | None = None, current: Signature | None = None
+) -> dict[str, Paper] | None:
+    """The catalogue from its snapshot, or None if there is no usable one; `current`:
+    papers.json's signature if the caller has just taken it."""
     try:
-        current = signature(os.stat(papers_path))
+        current = current or signature(os.stat(papers_path))
         if current[0] < MIN_PAPERS * PAPER_MIN_BYTES:
             return None
         with open(snapshot_path(papers_path, folder), "rb") as file:
