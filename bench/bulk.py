@@ -13,7 +13,6 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import _Painted, _until, child_env, prepare  # noqa: E402  (bench/run.py)
+import run  # noqa: E402  (bench/run.py)
+from run import _Painted, _until, prepare, run_child  # noqa: E402
 
 #: the coloured tag Alt+1 toggles
 TAG = "bench/bulk"
@@ -66,16 +66,12 @@ def child(folder: Path) -> dict[str, Any]:
     return out
 
 
-def run_child(source: Path) -> dict[str, Any]:
+def run_on_copy(source: Path) -> dict[str, Any]:
+    """A child window on a fresh copy of the library in `source`."""
     with tempfile.TemporaryDirectory(prefix="reader-bulk-") as tmp:
         folder = Path(tmp) / "lib"
         shutil.copytree(source, folder)
-        done = subprocess.run([sys.executable, __file__, "--child", str(folder)], env=child_env(),
-                              capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"child failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+        return run_child(str(folder), script=Path(__file__))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,7 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     big = prepare(workdir, args.papers, args.seed)["big"]
-    runs = [run_child(big) for _ in range(args.runs)]
+    run.CACHE = workdir / "cache"  # the children's snapshots and search tables: not the user's
+    runs = [run_on_copy(big) for _ in range(args.runs)]
     result: dict[str, Any] = {"papers": args.papers, "selected": runs[0]["selected"]}
     for name in STEPS:
         result[f"{name}_ms"] = statistics.median(r[name] for r in runs)

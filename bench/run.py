@@ -369,15 +369,19 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def child_command(*args: str) -> list[str]:
-    """The command line of a child of this bench (see main()'s --child)."""
-    return [sys.executable, str(Path(__file__)), "--child", *args]
+def child_command(*args: str, script: Path = Path(__file__)) -> list[str]:
+    """The command line of a child of this bench (see main()'s --child), or of the
+    bench in `script`."""
+    return [sys.executable, str(script), "--child", *args]
 
 
-def run_child(*args: str) -> dict[str, Any]:
+def run_child(*args: str, script: Path = Path(__file__)) -> dict[str, Any]:
+    """A child's JSON (its last line of output); its start to its first paint, if it
+    says when it painted."""
     env = child_env()
     start = time.perf_counter()
-    done = subprocess.run(child_command(*args), env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(child_command(*args, script=script), env=env, capture_output=True, text=True,
+                          check=False)
     if done.returncode != 0:
         raise SystemExit(f"child {args} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
