@@ -51,3 +51,14 @@ def opened(library_dir: Path):
 @pytest.fixture
 def library(opened):
     return opened.library
+
+
+@pytest.fixture
+def small_min(monkeypatch: pytest.MonkeyPatch):
+    """Catalogues of 10 papers and more count as big (the sample's 19 get a snapshot),
+    7 papers a chunk. Returns reader.store.snapshot."""
+    from reader.store import snapshot
+
+    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
+    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 7)
+    return snapshot

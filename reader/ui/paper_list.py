@@ -120,7 +120,7 @@ class PaperListModel(QAbstractListModel):
         return self._ids[row]
 
     def match(self, start: Index, role: int, value: Any, hits: int = 1,  # noqa: D102
-              flags: Qt.MatchFlag = Qt.MatchFlag.MatchStartsWith | Qt.MatchFlag.MatchWrap) -> list[QModelIndex]:
+              flags: Qt.MatchFlag = _TYPE_AHEAD) -> list[QModelIndex]:
         # (Qt override) the view's type-ahead (keyboardSearch) asks this: through find_title
         if (role, hits, flags, type(value)) != (Qt.ItemDataRole.DisplayRole, 1, _TYPE_AHEAD, str):
             return super().match(start, role, value, hits, flags)

@@ -338,11 +338,8 @@ def test_markdown_and_the_tex_parser_load_while_idle(qtbot, tmp_path, monkeypatc
     assert "reader.render.notes" in sys.modules
 
 
-def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path, monkeypatch):
-    from reader.store import snapshot
-
-    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)  # the sample's 19 papers count as big
-    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 4)
+def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path, small_min):
+    snapshot = small_min  # the sample's 19 papers count as big
     _build(qtbot, tmp_path).window.close()  # the first start seeds the library
     app = _build(qtbot, tmp_path)  # read from papers.json
     papers_json = tmp_path / "library" / "papers.json"
@@ -353,12 +350,10 @@ def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path
     assert fast is not None and sorted(fast) == sorted(app.controller.library.paper_ids())
 
 
-def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, monkeypatch):
-    from reader.store import snapshot
+def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, monkeypatch, small_min):
     from reader.ui.idle import IdleSteps
 
-    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
-    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 4)
+    snapshot = small_min
     real_next, ran = IdleSteps._next, []
 
     def one_step_only(self) -> None:  # of the snapshot's steps (idle ones run as ever)
@@ -602,9 +597,8 @@ def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(qtbot, tmp
     assert sidebar.model.rowCount() < 19
 
 
-def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path, monkeypatch,
+def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path,
                                                                                 small_search_steps):
-
     app = _build(qtbot, tmp_path)
     sidebar = app.window.sidebar
     read = sidebar.current_id()

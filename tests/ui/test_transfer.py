@@ -139,34 +139,25 @@ def test_import_report_does_not_block_the_window(qtbot, sync_app):
         box.close()
 
 
-@pytest.fixture
-def small_snapshots(monkeypatch):
-    from reader.store import snapshot
-
-    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)  # the sample's 19 papers are "big"
-    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 7)
-    return snapshot
-
-
-def test_after_an_import_the_next_open_reads_a_fresh_snapshot(qtbot, small_snapshots, sync_app, monkeypatch):
+def test_after_an_import_the_next_open_reads_a_fresh_snapshot(qtbot, small_min, sync_app, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     from reader.store.catalogue import read_catalogue
 
     papers_json = sync_app.opened.folder.papers_path
     qtbot.waitUntil(lambda: not sync_app.snapshot_pending())  # the first open's
-    assert small_snapshots.load(papers_json) is not None
+    assert small_min.load(papers_json) is not None
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ICML_LIST)], ""))
     sync_app.window.actions.import_files.trigger()
-    assert small_snapshots.load(papers_json) is None  # the old one is outdated at once
+    assert small_min.load(papers_json) is None  # the old one is outdated at once
     assert sync_app.snapshot_pending()
     qtbot.waitUntil(lambda: not sync_app.snapshot_pending())
-    fresh = small_snapshots.load(papers_json)
+    fresh = small_min.load(papers_json)
     assert fresh is not None and len(fresh) == len(sync_app.controller.library) > 3000
     assert list(fresh.items()) == list(read_catalogue(papers_json).items())  # as papers.json reads
 
 
-def test_no_snapshot_after_an_import_if_another_process_wrote_papers_json(qtbot, small_snapshots, sync_app):
+def test_no_snapshot_after_an_import_if_another_process_wrote_papers_json(qtbot, small_min, sync_app):
     from reader.core.models import Paper
     from reader.opening import open_library
 
@@ -177,5 +168,5 @@ def test_no_snapshot_after_an_import_if_another_process_wrote_papers_json(qtbot,
     for _ in range(50):
         QApplication.processEvents()
     assert not sync_app.snapshot_pending()
-    assert small_snapshots.load(folder / "papers.json") is None  # this window never read "theirs"
+    assert small_min.load(folder / "papers.json") is None  # this window never read "theirs"
     assert "theirs" in open_library(folder).library

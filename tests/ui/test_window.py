@@ -11,10 +11,10 @@ from reader.ui.controller import PANE_AFTER_TYPING_MS
 from reader.ui.note_editor import SAVE_DEBOUNCE_MS
 
 
-def click_row(qtbot, app, row):
+def click_row(qtbot, app, row, modifier=Qt.KeyboardModifier.NoModifier):
     view = app.window.sidebar.view
     rect = view.visualRect(view.model().index(row, 0))
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
     return view.model().id_at(row)
 
 
@@ -67,9 +67,7 @@ def test_multi_select_and_bulk_status(qtbot, app):
     w = app.window
     click_row(qtbot, app, 0)
     view = w.sidebar.view
-    rect = view.visualRect(view.model().index(3, 0))
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
-                     rect.center())
+    click_row(qtbot, app, 3, Qt.KeyboardModifier.ShiftModifier)
     ids = w.sidebar.selected_ids()
     assert len(ids) == 4
     qtbot.keyClick(view, Qt.Key.Key_3)
@@ -85,12 +83,8 @@ def test_select_all_then_ctrl_clicks_give_the_selected_papers_in_list_order(qtbo
     click_row(qtbot, app, 0)
     qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     assert w.sidebar.selected_ids() == ids
-    for row in (2, 3, 9):  # Ctrl-click: out of the selection
-        rect = view.visualRect(view.model().index(row, 0))
-        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
-                         rect.center())
-    rect = view.visualRect(view.model().index(3, 0))
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, rect.center())
+    for row in (2, 3, 9, 3):  # Ctrl-click: out of the selection (and 3 back in)
+        click_row(qtbot, app, row, Qt.KeyboardModifier.ControlModifier)
     chosen = [pid for row, pid in enumerate(ids) if row not in (2, 9)]
     assert w.sidebar.selected_ids() == chosen
     qtbot.keyClick(view, Qt.Key.Key_2)

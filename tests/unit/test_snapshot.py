@@ -12,12 +12,6 @@ from reader.store import cachefile, snapshot
 from reader.store.files import LibraryFolder
 
 
-@pytest.fixture
-def small_min(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
-    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 7)
-
-
 def papers(n: int) -> list[Paper]:
     return [Paper(f"p{i}", f"Title {i} é", (f"Ada {i}", "Grace"), f"Abstract $x^{i}$", "ICML 2025",
                   2000 + i % 30 if i % 5 else None, f"https://x/{i}", "Poster", "main", "", "", "list.json",
