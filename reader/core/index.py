@@ -35,8 +35,9 @@ CACHE_SIZE = 256
 MAKE_PART = 20_000
 #: more papers than this edited since the token indexes were built: build them anew
 UNCOVERED_MAX = 2_000
-#: the derived values that depend on the catalogue only (SearchIndex._derive)
-_CATALOGUE_ONLY = frozenset({("values", "venue"), ("values", "year"), "abstract"})
+#: the keys of each facet's grouping among the derived values (SearchIndex._derive)
+_GROUPS = {"tag": "tag_nodes", "venue": ("values", "venue"), "year": ("values", "year")}
+_CATALOGUE_ONLY = frozenset({_GROUPS["venue"], _GROUPS["year"], "abstract"})  # (of the catalogue alone)
 
 
 class SearchIndex:
@@ -133,7 +134,7 @@ class SearchIndex:
         # outlives edits of what the user wrote (marking papers read while triaging), and
         # what tags decide (their facet's nodes, ~30 ms) edits that leave tags alone
         kept = set() if catalogue or gone else {k for k in self._derived if k in _CATALOGUE_ONLY or (
-            not retagged and (k == "tag_nodes" or (isinstance(k, tuple) and k[0] == "tag")))}
+            not retagged and (k == _GROUPS["tag"] or (isinstance(k, tuple) and k[0] == "tag")))}
         self._derived = {k: v for k, v in self._derived.items() if k in kept}
         moved = bits_of(rewritten, n)
         for line, tokens in list(self._tokens.items()):
@@ -250,8 +251,7 @@ class SearchIndex:
         """Group the tags, venues or years if not yet (~15 ms each at 100k papers), one
         a call; True once all are (tally() is then milliseconds)."""
         self._user.settle()
-        keys = {"tag": "tag_nodes", "venue": ("values", "venue"), "year": ("values", "year")}
-        todo = [field for field, key in keys.items() if key not in self._derived]
+        todo = [field for field, key in _GROUPS.items() if key not in self._derived]
         if todo:
             self._groups(todo[0])
         return not todo
@@ -259,7 +259,7 @@ class SearchIndex:
     def _groups(self, field: str) -> dict[Any, int]:
         """The records of each tag (and of its parents), venue or year: grouped once."""
         if field == "tag":
-            return self._derive("tag_nodes", lambda: self._user.tag_nodes(lambda r: self._lib.tags(self._given[r])))
+            return self._derive(_GROUPS[field], lambda: self._user.tag_nodes(lambda r: self._lib.tags(self._given[r])))
         return self._values(field)
 
     def _eval(self, node: Node, cand: int) -> int:
@@ -388,7 +388,7 @@ class SearchIndex:
 
     def _values(self, field: str) -> dict[Any, int]:
         """The records of each value of `field` ("venue" or "year"), grouped once."""
-        return self._derive(("values", field), lambda: groups(
+        return self._derive(_GROUPS[field], lambda: groups(
             list(map(attrgetter(field), self._papers)), self._alive))
 
     def _group(self, field: str, test: Callable[[Any], bool]) -> int:
