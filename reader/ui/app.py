@@ -99,7 +99,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
     undo_stack = QUndoStack()
-    facets = FacetPanel()
+    facets = FacetPanel(saved=library.prefs.saved_searches())
     sidebar = Sidebar(library, lambda: _search_index(opened), facets)
     sidebar.index_waits = True  # the facet counts wait for the first paint (_later_steps)
     pane = ReaderPane()

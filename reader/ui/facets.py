@@ -63,7 +63,7 @@ class FacetPanel(QTreeView):
 
     facets_changed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, saved: dict[str, str] | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Facets")
         self.setHeaderHidden(True)
@@ -79,8 +79,8 @@ class FacetPanel(QTreeView):
         self.collapsed.connect(lambda index: self._remember_fold(index, folded=True))
         self.expanded.connect(lambda index: self._remember_fold(index, folded=False))
         self.selectionModel().selectionChanged.connect(self._on_selection)
-        self._counts: Facets | None = None  # None until the first count: "Counting…"
-        self.set_counts(None, {})
+        self._counted = False  # until the first count: "Counting…"
+        self.set_counts(None, saved or {})  # (the saved searches listed from the first paint)
 
     # -- state ----------------------------------------------------------------
 
@@ -116,7 +116,7 @@ class FacetPanel(QTreeView):
     def set_saved_searches(self, smart: dict[str, str]) -> None:
         """Show the saved searches' names now if nothing is counted yet (otherwise the
         next count shows them, with their numbers)."""
-        if self._counts is None and smart != self._smart:
+        if not self._counted and smart != self._smart:
             self.set_counts(None, smart)
 
     def set_counts(self, facets: Facets | None, smart: dict[str, str],
@@ -125,7 +125,7 @@ class FacetPanel(QTreeView):
         (`facets` None: not counted yet, rather than zeros)."""
         chosen = set(self.selected_keys())
         expanded = self._expanded_keys()
-        self._counts = facets
+        self._counted = facets is not None
         self._smart = dict(smart)
         self._updating = True
         try:
