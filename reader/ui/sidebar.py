@@ -299,10 +299,11 @@ class Sidebar(QWidget):
         if self.search_pending:
             self.schedule_facets()
             return
-        was_ready = self._index is not None and self._index.prepared
-        if self.prepare_search() and was_ready and self.index.prepare_tallies():
+        index = self._index
+        if index is not None and index.prepared and index.prepare_tallies():
             self.refresh_facets()
         else:
+            self.prepare_search()  # a step of it, if it is not ready
             self._facet_steps.start()
 
     def stop_waiting_for_index(self) -> None:
