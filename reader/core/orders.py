@@ -4,12 +4,13 @@ callers filter (the sidebar's sorted list) and the lists filter() returned latel
 from __future__ import annotations
 
 from array import array
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from reader.core.tokens import bits_of, unpack
+from reader.core.tokens import bits_of, rids, unpack
 
 if TYPE_CHECKING:
     from reader.core.models import Paper
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 RECENT = 4
 #: how many orders (sorted lists) are remembered
 ORDERS = 4
+#: a result of fewer than 1/2**SPARSE_SHIFT of the records is picked record by record
+SPARSE_SHIFT = 6
 
 
 class Order(NamedTuple):
@@ -54,22 +57,44 @@ class Orders:
         self._ids, self._given, self._rid = ids, given, rid
         self._recent: list[Result] = []
         self._orders: list[Order] = []
+        self._places: tuple[Order, array[int]] | None = None
 
     def forget_orders(self) -> None:
         """Papers were added: an order's "unknown" record may be a paper now."""
         self._orders = []
+        self._places = None
 
     def select(self, bits: int, order: Order | None, *, everything: bool = False) -> list[str]:
         """The ids of `bits` in `order` (None: the index's order), remembered as a
         result; `everything`: bits holds every record (no need to look)."""
+        n = len(self._ids)
         if everything and order is None:
             out = list(self._ids)
+        elif not bits:
+            out = []
+        elif bits.bit_count() << SPARSE_SHIFT < n and (order is None or not order.repeats):
+            # a few: only they are looked at, not a mask of every record (~1.5 ms at 100k)
+            found = rids(bits, n)
+            if order is None:
+                out = list(map(self._ids.__getitem__, found))
+            else:
+                places = self._places_in(order)
+                out = list(map(order.ids.__getitem__, sorted(p for p in map(places.__getitem__, found) if p >= 0)))
         elif order is None:
-            out = list(compress(self._ids, unpack(bits, len(self._ids))))
+            out = list(compress(self._ids, unpack(bits, n)))
         else:  # unknown ids are record n
-            out = list(compress(order.ids, order.gather(unpack(bits, len(self._ids)) + b"\x00")))
+            out = list(compress(order.ids, order.gather(unpack(bits, n) + b"\x00")))
         self._recent = [Result(out, bits, order), *self._recent[: RECENT - 1]]
         return out
+
+    def _places_in(self, order: Order) -> array[int]:
+        """Each record's place in `order` (an order without repeats), -1 if not in it;
+        made once an order."""
+        if self._places is None or self._places[0] is not order:
+            places = array("l", repeat(-1, len(self._ids) + 1))
+            deque(map(places.__setitem__, order.rows, range(len(order.rows))), 0)
+            self._places = (order, places)
+        return self._places[1]
 
     def known(self, ids: Sequence[str], *, copies: bool = True) -> Result | None:
         """What select() found when it returned `ids` lately (that very list, or with

@@ -560,6 +560,37 @@ def test_runs_cover_exactly_the_rows_given(rows):
     assert all(b[0] > a[1] + 1 for a, b in itertools.pairwise(found))  # runs apart, never touching
 
 
+@settings(max_examples=300)
+@given(st.integers(1, 700), st.data())
+def test_select_picks_the_records_in_the_order_given_sparse_or_dense(n, data):
+    """The ids of a set of records in an order: few of them (picked one by one) or
+    many (a mask of every record), in the library's order or any other, with ids the
+    index does not know and ids given twice, and again after papers were added."""
+    from reader.core.orders import SPARSE_SHIFT, Orders
+
+    given = [f"p{r}" for r in range(n)]
+    ids = [(pid + " ")[:-1] for pid in given]
+    rid = {pid: r for r, pid in enumerate(ids)}
+    orders = Orders(ids, given, rid)
+    few = st.sets(st.integers(0, n - 1), max_size=max(0, (n >> SPARSE_SHIFT) - 1))
+    for _ in range(3):
+        chosen = data.draw(few | st.sets(st.integers(0, n - 1)))
+        bits = sum(1 << r for r in chosen)
+        listed = data.draw(st.permutations(given)) if data.draw(st.booleans()) else list(given)
+        listed = listed[: data.draw(st.integers(0, n))]
+        listed += data.draw(st.lists(st.sampled_from([*given, "ghost"]), max_size=3))
+        order = None if listed == given else orders.order(listed)
+        expected = [pid for pid in (listed if order else given) if pid in given and int(pid[1:]) in chosen]
+        assert orders.select(bits, order) == expected
+        assert orders.select(bits, order) == expected  # the order's places, made once
+        if data.draw(st.booleans()):
+            given.append(f"p{n}")
+            ids.append(given[-1])
+            rid[ids[-1]] = n
+            n += 1
+            orders.forget_orders()
+
+
 @given(st.dictionaries(st.integers(0, 9), st.sampled_from([("a",), ("a/b",), ("a/b", "a/c"), ("x/y/z", "a"), ("A/b",)])))
 def test_tag_nodes_hold_each_records_tags_and_their_parents(tagged):
     papers = [Paper(f"p{i}", f"Title {i}") for i in range(10)]
