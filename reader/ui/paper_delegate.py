@@ -1,17 +1,19 @@
 """How a row of the sidebar list is painted: status mark, title, first authors, tags.
 
 At 100k papers a keystroke refills the list and repaints a screenful of rows, and
-shaping their text was most of a keystroke's cost. So everything a row draws is
-laid out once (QStaticText) and kept: per text, width and font, not per search,
-since only the match marks depend on the search."""
+shaping and drawing their texts was most of a keystroke's cost. So each text is laid
+out once (QStaticText) and kept, per text, width and font; and a row's texts are
+drawn once on a clear pixmap and kept, per paper's look, width and colours: typing
+shows the same rows again, and only the match marks under the texts depend on the
+search."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QStaticText
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixmap, QStaticText
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from reader.core.models import Status
@@ -22,6 +24,10 @@ ROW_HEIGHT_LINES = 3
 MATCH_COLOUR = QColor(255, 214, 10, 150)
 #: laid-out texts kept (a screenful needs ~40; typing brings the same papers back)
 TEXT_CACHE = 4_000
+#: the rows drawn kept (~100 KB each): a few screenfuls
+LAYER_BYTES = 24 << 20
+#: where a row's texts start, from its top left
+PADDING = QPoint(8, 4)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -51,8 +57,12 @@ class PaperDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._fonts: dict[str, _Fonts] = {}
+        self._last: _Fonts | None = None  # the fonts of the row painted last
         self._texts: dict[tuple[str, int, str], tuple[str, QStaticText]] = {}
         self._chips: dict[tuple[tuple[str, ...], int, str], list[_Chip]] = {}
+        #: the rows' texts as drawn (see _layer), oldest first
+        self._layers: dict[tuple[Any, ...], QPixmap] = {}
+        self._layer_bytes = 0
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         model = index.model()
@@ -67,43 +77,78 @@ class PaperDelegate(QStyledItemDelegate):
         # instructions (~10 ms) to load into Python, a third of the start-up's budget
         selection = getattr(option.widget, "selectionModel", None)
         selected = selection is not None and selection().isSelected(index)
-        fg = option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        palette = option.palette
+        fg = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text).rgba()
         fonts = self._fonts_for(option.font)
-        rect = option.rect.adjusted(8, 4, -8, -4)
-        top, line = rect.top(), fonts.line
-        left = rect.left() + fonts.mark_width
-        width = rect.right() - left
-
-        painter.setFont(fonts.text)
-        painter.setPen(fg if selected else QColor(STATUS_COLOUR[status]))
-        mark = self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1]
-        painter.drawStaticText(QPoint(rect.left(), top), mark)
-        title_font = fonts.unread if status is Status.UNREAD else fonts.read
-        shown, title_text = self._text(title, width, title_font, fonts)
+        rect = option.rect
+        colours = getattr(model, "tag_colours", {})
+        key = (title, authors, status, tags, selected, fg, rect.width(), rect.height(), fonts.keys[id(fonts.text)],
+               painter.device().devicePixelRatioF(),
+               (*map(colours.get, tags), palette.color(QPalette.ColorRole.Highlight).rgba()) if tags else ())
+        layer = self._layers.get(key)
+        if layer is None:
+            layer = self._layer(key, option, fonts, colours)
         terms = getattr(model, "highlight_terms", ())
-        if terms:
+        if terms:  # under the texts, as a highlighter pen
+            title_font = fonts.unread if status is Status.UNREAD else fonts.read
+            left, top = rect.left() + PADDING.x() + fonts.mark_width, rect.top() + PADDING.y()
+            shown = self._text(title, _text_width(rect, fonts), title_font, fonts)[0]
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(MATCH_COLOUR)
             for x, w in _matches(shown, terms, QFontMetrics(title_font)):
-                painter.drawRect(QRect(left + x, top, w, line))
+                painter.drawRect(QRect(left + x, top, w, fonts.line))
+        painter.drawPixmap(rect.topLeft(), layer)
+        painter.restore()
+
+    def _layer(self, key: tuple[Any, ...], option: QStyleOptionViewItem, fonts: _Fonts,
+               colours: dict[str, str]) -> QPixmap:
+        """The texts of a row (status mark, title, authors, tag chips) drawn once on a
+        clear pixmap of the row's size: painting them again is most of a row's cost,
+        and typing brings the same rows back (only the match marks under them differ)."""
+        title, authors, status, tags, selected, fg_rgba, width, height, _font, ratio, _chip_colours = key
+        layer = QPixmap(round(width * ratio), round(height * ratio))
+        layer.setDevicePixelRatio(ratio)
+        layer.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(layer)
+        fg = QColor.fromRgba(fg_rgba)
+        line, top = fonts.line, PADDING.y()
+        left = PADDING.x() + fonts.mark_width
+        text_width = _text_width(QRect(0, 0, width, height), fonts)
+        painter.setFont(fonts.text)
+        painter.setPen(fg if selected else QColor(STATUS_COLOUR[status]))
+        painter.drawStaticText(PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1])
+        title_font = fonts.unread if status is Status.UNREAD else fonts.read
         painter.setFont(title_font)
         painter.setPen(fg)
-        painter.drawStaticText(QPoint(left, top), title_text)
+        painter.drawStaticText(QPoint(left, top), self._text(title, text_width, title_font, fonts)[1])
         painter.setFont(fonts.text)
         dim = QColor(fg)
         dim.setAlpha(170)
         painter.setPen(dim)
-        painter.drawStaticText(QPoint(left, top + line), self._text(authors, width, fonts.text, fonts)[1])
+        painter.drawStaticText(QPoint(left, top + line), self._text(authors, text_width, fonts.text, fonts)[1])
         if tags:
-            self._paint_tags(painter, option, fonts, tags, QPoint(left, top + 2 * line), width, selected,
-                             getattr(model, "tag_colours", {}))
-        painter.restore()
+            self._paint_tags(painter, option, fonts, tags, QPoint(left, top + 2 * line), text_width, selected,
+                             colours)
+        painter.end()
+        self._keep_layer(key, layer)
+        return layer
+
+    def _keep_layer(self, key: tuple[Any, ...], layer: QPixmap) -> None:
+        size = layer.width() * layer.height() * 4
+        while self._layers and self._layer_bytes + size > LAYER_BYTES:
+            oldest = next(iter(self._layers))
+            dropped = self._layers.pop(oldest)
+            self._layer_bytes -= dropped.width() * dropped.height() * 4
+        self._layers[key] = layer
+        self._layer_bytes += size
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802 (Qt override)
         """The row as the base paint() draws it: no text or icon from the model (paint()
         draws the row's texts itself), only the view's background, selection and focus."""
 
     def _fonts_for(self, font: QFont) -> _Fonts:
+        if self._last is not None and font == self._last.text:  # (key() is 15x slower)
+            return self._last
         key = font.key()
         fonts = self._fonts.get(key)
         if fonts is None:
@@ -116,6 +161,7 @@ class PaperDelegate(QStyledItemDelegate):
             keys = {id(f): f.key() for f in (text, unread, read, tag)}
             fonts = self._fonts[key] = _Fonts(text, unread, read, tag, metrics.lineSpacing(),
                                               metrics.horizontalAdvance("●") + 8, keys)
+        self._last = fonts
         return fonts
 
     def _text(self, text: str, width: int, font: QFont, fonts: _Fonts) -> tuple[str, QStaticText]:
@@ -162,6 +208,11 @@ class PaperDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802 (Qt override)
         return QSize(200, row_height(option.font))
+
+def _text_width(rect: QRect, fonts: _Fonts) -> int:
+    """The width of a row's title and authors lines."""
+    return rect.width() - 2 * PADDING.x() - fonts.mark_width - 1
+
 
 def _lay_out_chips(tags: Sequence[str], width: int, fonts: _Fonts) -> Iterator[_Chip]:
     metrics = QFontMetrics(fonts.tag)

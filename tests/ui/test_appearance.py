@@ -4,6 +4,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
+from reader.core.models import Status
+
 
 def window_lightness():
     return QApplication.palette().color(QPalette.ColorRole.Window).lightness()
@@ -177,3 +179,76 @@ def _link_formats(doc):
             it += 1
         block = block.next()
     return found
+
+
+def _row_image(w, row):
+    QApplication.processEvents()
+    view = w.sidebar.view
+    return view.viewport().grab(view.visualRect(w.sidebar.model.index(row))).toImage()
+
+
+def _choose(w, row):
+    w.sidebar.view.setCurrentIndex(w.sidebar.model.index(row))
+
+
+def _ink(image, colour):
+    """How many of the image's pixels are not `colour`."""
+    return sum(image.pixelColor(x, y) != colour for x in range(0, image.width(), 2) for y in range(image.height()))
+
+
+def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypatch):
+    """A row's texts are drawn once and kept (typing shows the same rows again): what
+    is kept follows the paper's status, tags and their colours, the search's marks,
+    the selection and the theme, and a row kept no longer is drawn again the same."""
+    from reader.ui import paper_delegate
+
+    w, lib = app.window, app.controller.library
+    _choose(w, 0)
+    pid = w.sidebar.model.id_at(2)
+    first = _row_image(w, 2)
+    base = QApplication.palette().color(QPalette.ColorRole.Base)
+    assert _ink(first, base) > 100  # its title, authors and status mark
+    lib.set_status([pid], Status.READ)
+    assert _row_image(w, 2) != first
+    lib.set_status([pid], Status.UNREAD)
+    assert _row_image(w, 2) == first
+    lib.add_tags([pid], ["zz-kept"])
+    tagged = _row_image(w, 2)
+    assert tagged != first
+    lib.set_tag_colours({"zz-kept": "#cc3344"})
+    assert _row_image(w, 2) not in (first, tagged)
+    lib.remove_tags([pid], ["zz-kept"])
+    assert _row_image(w, 2) == first
+    word = lib.paper(pid).title.split()[0]
+    qtbot.keyClicks(w.sidebar.search, word)
+    qtbot.waitUntil(lambda: bool(w.sidebar.model.highlight_terms) and not w.sidebar.search_pending)
+    row = w.sidebar.model.row_of(pid)
+    marked = _row_image(w, row)  # (wider: the fewer rows need no scroll bar)
+
+    def yellow(image):  # the marks' yellow, over the row's white or selection blue
+        return [(x, y) for x in range(image.width()) for y in range(image.height())
+                if (c := image.pixelColor(x, y)).red() > c.blue() + 40]
+
+    assert len(yellow(marked)) > 100 and not yellow(first)  # the match marked under the title
+    w.sidebar.search.clear()
+    qtbot.waitUntil(lambda: not w.sidebar.model.highlight_terms and not w.sidebar.search_pending)
+    _choose(w, 0)
+    assert _row_image(w, 2) == first
+    _choose(w, 2)  # selected: the selection's colours
+    assert _row_image(w, 2) != first
+    _choose(w, 0)
+    assert _row_image(w, 2) == first
+    w.actions.theme_dark.trigger()
+    dark = _row_image(w, 2)
+    assert sum(dark.pixelColor(x, y).lightness() > 200 for x in range(dark.width()) for y in range(dark.height())) > 100
+    w.actions.theme_light.trigger()
+    assert _row_image(w, 2) == first
+    # at most LAYER_BYTES kept: drawn again when needed, the same
+    delegate = w.sidebar.view.itemDelegate()
+    monkeypatch.setattr(paper_delegate, "LAYER_BYTES", 3 * first.width() * first.height() * 4)
+    for row in range(w.sidebar.model.rowCount()):  # each row drawn selected, then not
+        _choose(w, row)
+        _row_image(w, row)
+    assert delegate._layer_bytes <= paper_delegate.LAYER_BYTES
+    _choose(w, 0)
+    assert _row_image(w, 2) == first
