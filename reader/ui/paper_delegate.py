@@ -60,8 +60,9 @@ class PaperDelegate(QStyledItemDelegate):
         self._last: _Fonts | None = None  # the fonts of the row painted last
         self._texts: dict[tuple[str, int, str], tuple[str, QStaticText]] = {}
         self._chips: dict[tuple[tuple[str, ...], int, str], list[_Chip]] = {}
-        #: the rows' texts as drawn (see _layer), oldest first
+        #: the rows' texts as drawn (see _layer), oldest first, and the rows seen once
         self._layers: dict[tuple[Any, ...], QPixmap] = {}
+        self._seen: set[tuple[Any, ...]] = set()
         self._layer_bytes = 0
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
@@ -85,9 +86,6 @@ class PaperDelegate(QStyledItemDelegate):
         key = (title, authors, status, tags, selected, fg, rect.width(), rect.height(), fonts.keys[id(fonts.text)],
                painter.device().devicePixelRatioF(),
                (*map(colours.get, tags), palette.color(QPalette.ColorRole.Highlight).rgba()) if tags else ())
-        layer = self._layers.get(key)
-        if layer is None:
-            layer = self._layer(key, option, fonts, colours)
         terms = getattr(model, "highlight_terms", ())
         if terms:  # under the texts, as a highlighter pen
             title_font = fonts.unread if status is Status.UNREAD else fonts.read
@@ -97,26 +95,44 @@ class PaperDelegate(QStyledItemDelegate):
             painter.setBrush(MATCH_COLOUR)
             for x, w in _matches(shown, terms, QFontMetrics(title_font)):
                 painter.drawRect(QRect(left + x, top, w, fonts.line))
-        painter.drawPixmap(rect.topLeft(), layer)
+        layer = self._layers.get(key)
+        if layer is None and key in self._seen:  # a second time: kept from now on
+            layer = self._layer(key, option, fonts, colours)
+        if layer is not None:
+            painter.drawPixmap(rect.topLeft(), layer)
+        else:  # a row seen once (a scroll, a jump) may never be seen again
+            if len(self._seen) >= TEXT_CACHE:
+                self._seen.clear()
+            self._seen.add(key)
+            self._draw_texts(painter, rect.topLeft(), key, option, fonts, colours)
         painter.restore()
 
     def _layer(self, key: tuple[Any, ...], option: QStyleOptionViewItem, fonts: _Fonts,
                colours: dict[str, str]) -> QPixmap:
-        """The texts of a row (status mark, title, authors, tag chips) drawn once on a
-        clear pixmap of the row's size: painting them again is most of a row's cost,
-        and typing brings the same rows back (only the match marks under them differ)."""
-        title, authors, status, tags, selected, fg_rgba, width, height, _font, ratio, _chip_colours = key
+        """The texts of a row drawn on a clear pixmap of the row's size: drawing them
+        is most of a row's cost, and typing brings the same rows back (only the match
+        marks under them differ)."""
+        width, height, ratio = key[6], key[7], key[9]
         layer = QPixmap(round(width * ratio), round(height * ratio))
         layer.setDevicePixelRatio(ratio)
         layer.fill(Qt.GlobalColor.transparent)
         painter = QPainter(layer)
+        self._draw_texts(painter, QPoint(0, 0), key, option, fonts, colours)
+        painter.end()
+        self._keep_layer(key, layer)
+        return layer
+
+    def _draw_texts(self, painter: QPainter, at: QPoint, key: tuple[Any, ...], option: QStyleOptionViewItem,
+                    fonts: _Fonts, colours: dict[str, str]) -> None:
+        """A row's status mark, title, authors and tag chips, its top left at `at`."""
+        title, authors, status, tags, selected, fg_rgba, width, height, _font, _ratio, _chip_colours = key
         fg = QColor.fromRgba(fg_rgba)
-        line, top = fonts.line, PADDING.y()
-        left = PADDING.x() + fonts.mark_width
+        line, top = fonts.line, at.y() + PADDING.y()
+        left = at.x() + PADDING.x() + fonts.mark_width
         text_width = _text_width(QRect(0, 0, width, height), fonts)
         painter.setFont(fonts.text)
         painter.setPen(fg if selected else QColor(STATUS_COLOUR[status]))
-        painter.drawStaticText(PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1])
+        painter.drawStaticText(at + PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1])
         title_font = fonts.unread if status is Status.UNREAD else fonts.read
         painter.setFont(title_font)
         painter.setPen(fg)
@@ -129,9 +145,6 @@ class PaperDelegate(QStyledItemDelegate):
         if tags:
             self._paint_tags(painter, option, fonts, tags, QPoint(left, top + 2 * line), text_width, selected,
                              colours)
-        painter.end()
-        self._keep_layer(key, layer)
-        return layer
 
     def _keep_layer(self, key: tuple[Any, ...], layer: QPixmap) -> None:
         size = layer.width() * layer.height() * 4
