@@ -89,9 +89,10 @@ class PaperListModel(QAbstractListModel):
     # -- our interface ----------------------------------------------------
 
     def set_ids(self, ids: Sequence[str]) -> None:
-        """Show exactly these papers, in this order."""
+        """Show exactly these papers, in this order. A list is kept as it is, not
+        copied (0.3 ms at 100k papers, a keystroke's): it must not change afterwards."""
         self.beginResetModel()
-        self._ids = list(ids)
+        self._ids = ids if isinstance(ids, list) else list(ids)
         self._rows, self._scans = None, 0
         self.endResetModel()
 
