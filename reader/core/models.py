@@ -8,9 +8,10 @@ import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from reader.core.records import record
 
 
 class Status(str, Enum):
@@ -34,7 +35,7 @@ def _str(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Paper:
     """One entry of the catalogue (papers.json). Owned by imports, not by the user."""
 
@@ -56,6 +57,26 @@ class Paper:
     title_derived: bool = False
     #: ISO 8601 UTC time the paper entered the library
     added: str = ""
+
+    def __init__(self, id: str, title: str, authors: tuple[str, ...] = (), abstract: str = "",
+                 venue: str = "", year: int | None = None, url: str = "", presentation: str = "",
+                 track: str = "", doi: str = "", arxiv: str = "", source: str = "",
+                 title_derived: bool = False, added: str = "") -> None:
+        put = object.__setattr__
+        put(self, "id", id)
+        put(self, "title", title)
+        put(self, "authors", authors)
+        put(self, "abstract", abstract)
+        put(self, "venue", venue)
+        put(self, "year", year)
+        put(self, "url", url)
+        put(self, "presentation", presentation)
+        put(self, "track", track)
+        put(self, "doi", doi)
+        put(self, "arxiv", arxiv)
+        put(self, "source", source)
+        put(self, "title_derived", title_derived)
+        put(self, "added", added)
 
     def to_dict(self) -> dict[str, Any]:
         # written out rather than dataclasses.asdict(): imports call this 100,000 times
@@ -194,7 +215,7 @@ def _check_twin(twin: type, cls: type) -> None:
 _check_twin(_PaperBuilder, Paper)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Highlight:
     """A passage of the abstract the user marked, anchored by its quote and context."""
 
@@ -205,6 +226,17 @@ class Highlight:
     color: str = "yellow"
     comment: str = ""
     created: str = ""
+
+    def __init__(self, id: str, quote: str, prefix: str = "", suffix: str = "",
+                 color: str = "yellow", comment: str = "", created: str = "") -> None:
+        put = object.__setattr__
+        put(self, "id", id)
+        put(self, "quote", quote)
+        put(self, "prefix", prefix)
+        put(self, "suffix", suffix)
+        put(self, "color", color)
+        put(self, "comment", comment)
+        put(self, "created", created)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -222,7 +254,7 @@ class Highlight:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Annotation:
     """What the user wrote about one paper (annotations.json)."""
 
@@ -234,6 +266,19 @@ class Annotation:
     rating: int = 0
     created: str = ""
     modified: str = ""
+
+    def __init__(self, paper_id: str, status: Status = Status.UNREAD, tags: tuple[str, ...] = (),
+                 note: str = "", highlights: tuple[Highlight, ...] = (), rating: int = 0, created: str = "",
+                 modified: str = "") -> None:
+        put = object.__setattr__
+        put(self, "paper_id", paper_id)
+        put(self, "status", status)
+        put(self, "tags", tags)
+        put(self, "note", note)
+        put(self, "highlights", highlights)
+        put(self, "rating", rating)
+        put(self, "created", created)
+        put(self, "modified", modified)
 
     @property
     def is_empty(self) -> bool:

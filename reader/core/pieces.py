@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TypeAlias
+
+from reader.core.records import record
 
 STYLES = frozenset({"", "b", "i", "code", "sup", "sub", "mi"})
 
@@ -16,12 +17,16 @@ _SUB_CHARS = frozenset("0123456789+-−=()")
 _MARKS = frozenset("′″*∗†‡")  # superscripts that read fine inline: x′, x*
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Styled:
     """Children in one style: "b", "i", "code", "sup", "sub", "mi" (math italic) or "" (none)."""
 
     style: str
     children: tuple[Piece, ...]
+
+    def __init__(self, style: str, children: tuple[Piece, ...]) -> None:
+        object.__setattr__(self, "style", style)
+        object.__setattr__(self, "children", children)
 
 
 Piece: TypeAlias = "str | Styled"
