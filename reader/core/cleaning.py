@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections.abc import Iterable
-
-import orjson
 
 from reader.core.models import Annotation, Highlight, normalise_tags
 
@@ -82,8 +81,10 @@ def clean_annotation(ann: Annotation) -> Annotation:
 def check_savable(value: object) -> None:
     """Raise ValueError if `value` holds what the files cannot: lone surrogates, NaN or
     infinities, odd types (what orjson, which writes them, refuses)."""
+    import orjson  # (not before the first paint: see reader.store.json_bytes)
+
     try:
-        encoded = orjson.dumps(value, option=_PLAIN_JSON)
+        encoded = orjson.dumps(value, option=_plain_json())
     except orjson.JSONEncodeError as exc:
         raise ValueError(f"cannot be saved: {exc}") from None
     if encoded == b"null" or any(null in encoded for null in _NULL_VALUES):
@@ -95,8 +96,13 @@ def check_savable(value: object) -> None:
 _NULL_VALUES = (b":null", b"[null", b",null")
 
 
-#: no dataclasses, times or subclasses of str, int, dict, list written as JSON
-_PLAIN_JSON = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+@functools.cache
+def _plain_json() -> int:
+    """orjson's options for no dataclasses, times or subclasses of str, int, dict, list
+    written as JSON."""
+    import orjson
+
+    return int(orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS)
 
 
 def _refuse_non_finite(value: object) -> None:

@@ -27,8 +27,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from reader.store import json_bytes
 from reader.store.storage import (
     Signature,
     StorageError,
@@ -61,6 +60,8 @@ def journal_path(folder: Path) -> Path:
 
 def encode(changes: Changes) -> bytes:
     """One journal line for `changes` (UnsavableValueError if JSON cannot hold them)."""
+    import orjson  # (not before the first paint: see json_bytes)
+
     try:
         payload = orjson.dumps(changes)
     except orjson.JSONEncodeError as exc:
@@ -75,7 +76,7 @@ def _decode(line: bytes) -> dict[str, Any] | None:
     try:
         if int(line[:8], 16) != zlib.crc32(payload):
             return None
-        changes = orjson.loads(payload)
+        changes = json_bytes.loads(payload)
     except ValueError:  # not hex, or not JSON (orjson's error is a ValueError)
         return None
     if not isinstance(changes, dict) or not all(v is None or isinstance(v, dict) for v in changes.values()):

@@ -7,8 +7,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import orjson
-
 from reader.core import collector
 
 #: Files at least this big are parsed in pieces (see parse_in_pieces).
@@ -50,6 +48,8 @@ def _parse(fd: int, transform: Transform | None) -> dict[str, Any]:
     the piece before it invalid JSON: a piece starting at a real boundary parses as
     `{piece}` only if it ends at a real boundary. So if every piece parses, the
     pieces are exactly the table's documents; if one does not, _NotPiecewise."""
+    import orjson  # (a big file: not the start of a small library, see json_bytes)
+
     # One window, reused (fresh pages at every read would cost more than the copy):
     # "{", then the documents not parsed yet, then free space to read into.
     window = bytearray(2 * PIECE_BYTES)
@@ -95,6 +95,8 @@ def _add_piece(
     table: dict[str, Any], window: bytearray, start: int, end: int, transform: Transform | None
 ) -> None:
     """Parse window[start:end], "{documents}", into `table`."""
+    import orjson
+
     try:
         with memoryview(window) as whole, whole[start:end] as piece:
             docs = orjson.loads(piece)

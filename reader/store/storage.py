@@ -11,10 +11,9 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-import orjson
 from tinydb.storages import Storage
 
-from reader.store import pieces
+from reader.store import json_bytes, pieces
 from reader.store.pieces import Transform
 
 TEMP_PREFIX = ".tmp-"
@@ -54,6 +53,8 @@ def reason(exc: OSError) -> str:
 def dump_json(data: Any, *, indent: bool = False) -> bytes:
     """Serialise `data` strictly: lone surrogates and other unencodable values raise
     ValueError before anything touches the disk."""
+    import orjson  # (not before the first paint: see json_bytes)
+
     option = orjson.OPT_INDENT_2 if indent else 0
     try:
         return orjson.dumps(data, option=option | orjson.OPT_APPEND_NEWLINE)
@@ -270,8 +271,8 @@ def parse_document(path: Path, raw: bytes) -> dict[str, Any]:
     if not raw or raw.isspace():  # isspace(), not strip(): no copy of a big file
         raise DamagedFileError(f"{path}: the file is empty")
     try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
+        data = json_bytes.loads(raw)
+    except ValueError as exc:  # (orjson's JSONDecodeError)
         raise DamagedFileError(f"{path}: not valid JSON ({exc})") from exc
     if not isinstance(data, dict) or not all(pieces.is_table(table) for table in data.values()):
         raise DamagedFileError(f"{path}: valid JSON but not a library file")
