@@ -9,11 +9,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 from reader import __version__, paths
 from reader.core.library import Library, UnknownPaper
 from reader.core.models import Status
+
+if TYPE_CHECKING:
+    from reader.opening import OpenedLibrary
 
 
 class CliError(Exception):
@@ -77,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _open(args: argparse.Namespace) -> Library:
+def _open(args: argparse.Namespace) -> OpenedLibrary:
     from reader.opening import open_library
     from reader.store.storage import StorageError
 
@@ -88,7 +91,7 @@ def _open(args: argparse.Namespace) -> Library:
         raise CliError(f"cannot open library: {exc}") from exc
     for message in [*opened.notices, *opened.messages]:
         print(message, file=sys.stderr)
-    return opened.library
+    return opened
 
 
 def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
@@ -241,7 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = (COMMANDS.get(args.command) or cli_transfer.COMMANDS.get(args.command)
                or cli_backup.COMMANDS[args.command])
     try:
-        handler(_open(args), args)
+        opened = _open(args)
+        handler(opened.library, args)
+        if handler is cli_transfer.cmd_import:
+            cli_transfer.write_snapshot(opened)
     except CliError as exc:
         _fail(str(exc))
     except UnknownPaper as exc:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from reader.core.library import Library
+
+if TYPE_CHECKING:
+    from reader.opening import OpenedLibrary
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
@@ -40,6 +43,16 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> None:
         print(report.summary())
         for skip in report.skipped:
             print(f"  skipped {skip.place}: {skip.reason}")
+
+
+def write_snapshot(opened: OpenedLibrary) -> None:
+    """After an import, the catalogue's snapshot (a big one's), as the window writes
+    one after its imports: the next open reads it rather than papers.json (at 100k
+    papers ~1 s to the window's first paint, rather than ~2.5 s)."""
+    folder = opened.folder
+    if folder.leave_snapshot(opened.library.papers()):
+        for _step in folder.snapshot_steps() or ():
+            pass
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> None:

@@ -118,10 +118,10 @@ class Catalogue:
 
     def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
         """`papers`, what the catalogue holds after the papers written (the library's),
-        left for snapshot_steps() (with defer_snapshot, when big enough), so that the
-        next open reads them from a snapshot. False if nothing was left: papers.json
-        may hold others (another process wrote it, or some papers could not be read)."""
-        if self._holds_ours is None or not self.defer_snapshot or len(papers) < snapshot.MIN_PAPERS:
+        left for snapshot_steps() (when big enough), so that the next open reads them
+        from a snapshot. False if nothing was left: papers.json may hold others
+        (another process wrote it, or some papers could not be read)."""
+        if self._holds_ours is None or len(papers) < snapshot.MIN_PAPERS:
             return False
         self._snapshot_left = (self._holds_ours, list(papers))
         return True
