@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -80,6 +79,8 @@ Listener = Callable[[Change], None]
 
 
 def now_iso() -> str:
+    import datetime as dt  # (at the first edit: not before the first paint)
+
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
