@@ -57,7 +57,7 @@ class PaperDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._fonts: dict[str, _Fonts] = {}
-        self._last: _Fonts | None = None  # the fonts of the row painted last
+        self._last: tuple[QFont, _Fonts] | None = None  # the font of the row painted last, its fonts
         self._texts: dict[tuple[str, int, str], tuple[str, QStaticText]] = {}
         self._chips: dict[tuple[tuple[str, ...], int, str], list[_Chip]] = {}
         #: the rows' texts as drawn (see _layer), oldest first, and the rows seen once
@@ -95,8 +95,10 @@ class PaperDelegate(QStyledItemDelegate):
             painter.setBrush(MATCH_COLOUR)
             for x, w in _matches(shown, terms, QFontMetrics(title_font)):
                 painter.drawRect(QRect(left + x, top, w, fonts.line))
-        layer = self._layers.get(key)
-        if layer is None and key in self._seen:  # a second time: kept from now on
+        layer = self._layers.pop(key, None)
+        if layer is not None:
+            self._layers[key] = layer  # (the newest again: dropped last)
+        elif key in self._seen:  # a second time: kept from now on
             layer = self._layer(key, option, fonts, colours)
         if layer is not None:
             painter.drawPixmap(rect.topLeft(), layer)
@@ -160,21 +162,24 @@ class PaperDelegate(QStyledItemDelegate):
         draws the row's texts itself), only the view's background, selection and focus."""
 
     def _fonts_for(self, font: QFont) -> _Fonts:
-        if self._last is not None and font == self._last.text:  # (key() is 15x slower)
-            return self._last
+        if self._last is not None and font == self._last[0]:  # (key() is 15x slower)
+            return self._last[1]
         key = font.key()
         fonts = self._fonts.get(key)
         if fonts is None:
-            unread, read, tag = QFont(font), QFont(font), QFont(font)
+            text, unread, read, tag = QFont(font), QFont(font), QFont(font), QFont(font)
+            for each in (text, unread, read, tag):
+                # drawn straight or through a clear pixmap (where no subpixel colour
+                # can be blended), a row's text looks the same: greyscale edges
+                each.setStyleStrategy(each.styleStrategy() | QFont.StyleStrategy.NoSubpixelAntialias)
             unread.setWeight(QFont.Weight.DemiBold)
             read.setWeight(QFont.Weight.Normal)
             tag.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
             metrics = QFontMetrics(font)
-            text = QFont(font)
             keys = {id(f): f.key() for f in (text, unread, read, tag)}
             fonts = self._fonts[key] = _Fonts(text, unread, read, tag, metrics.lineSpacing(),
                                               metrics.horizontalAdvance("●") + 8, keys)
-        self._last = fonts
+        self._last = (QFont(font), fonts)
         return fonts
 
     def _text(self, text: str, width: int, font: QFont, fonts: _Fonts) -> tuple[str, QStaticText]:
