@@ -4,10 +4,12 @@
 __setattr__ and __delattr__ out as source and compiles it: ~5M instructions a class,
 ~20M of the start-up for the four classes needed before the first paint. A record
 class writes its own __init__ instead (each field set with object.__setattr__, as a
-frozen dataclass's is); @record(frozen=True, slots=True) gives it the others, the same functions for every
-class, and keeps it a dataclass with slots: dataclasses.fields() and replace() work
-as before. tests/unit/test_records.py holds each class to what @dataclass(frozen=True)
-would have made of it.
+frozen dataclass's is, and checked against the fields when the class is made);
+@record(frozen=True, slots=True) gives it the others, written once here (closures
+over the class's field names, nothing compiled), and keeps it a dataclass with
+slots: dataclasses.fields() and replace() work as before. (Its dataclass params say
+not frozen: no record is subclassed.) tests/unit/test_records.py holds each class
+to what @dataclass(frozen=True, slots=True) would have made of it.
 """
 
 from __future__ import annotations
@@ -38,9 +40,14 @@ def frozen_record(cls: Record) -> Record:
     with slots: equal when of the same class with equal fields, hashed by its fields,
     shown as ClassName(field=value, ...), its fields never set again after __init__."""
     made: Any = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(cls)
-    names = tuple(field.name for field in dataclasses.fields(made))
+    fields = dataclasses.fields(made)
+    names = tuple(field.name for field in fields)
     if len(names) < 2:
         raise TypeError(f"{cls.__name__}: a record has two fields or more")
+    init = made.__init__
+    defaults = tuple(field.default for field in fields if field.default is not dataclasses.MISSING)
+    if init.__code__.co_varnames[1 : init.__code__.co_argcount] != names or (init.__defaults__ or ()) != defaults:
+        raise TypeError(f"{cls.__name__}.__init__ does not take its fields in order, with their defaults")
     values = attrgetter(*names)  # (a tuple of the fields' values)
 
     def __eq__(self: Any, other: Any) -> Any:

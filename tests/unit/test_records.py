@@ -75,3 +75,14 @@ def test_a_record_is_frozen_and_has_slots():
         record(frozen=False, slots=True)
     with pytest.raises(TypeError):
         record(frozen=True, slots=False)
+
+
+def test_an_init_that_does_not_take_the_fields_in_order_is_refused():
+    def made(init):
+        return type("Broken", (), {"__annotations__": {"a": "str", "b": "int"}, "b": 0, "__init__": init})
+
+    record(frozen=True, slots=True)(made(lambda self, a, b=0: None))  # as it should be
+    for init in (lambda self, b, a=0: None, lambda self, a, b=1: None, lambda self, a, b: None,
+                 lambda self, a: None, lambda self, a, b=0, c=2: None):
+        with pytest.raises(TypeError):
+            record(frozen=True, slots=True)(made(init))
