@@ -11,6 +11,7 @@ surrogates) or refuses is handed to orjson, whose answer or error stands.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 #: documents up to this size are read by the standard library (~2x orjson's time,
@@ -39,8 +40,15 @@ def _float(text: str) -> float:
     return value
 
 
+def _orjson_if_loaded() -> Any:
+    return sys.modules.get("orjson")
+
+
 def loads(raw: bytes) -> Any:
     """orjson.loads(raw): its value, or its JSONDecodeError (a ValueError)."""
+    loaded = _orjson_if_loaded()  # (once loaded, orjson is the faster)
+    if loaded is not None:
+        return loaded.loads(raw)
     if len(raw) <= SMALL and b"\\ud" not in raw and b"\\uD" not in raw:  # (surrogates: orjson's)
         try:
             return json.loads(raw.decode("utf-8"), parse_int=_int, parse_float=_float, parse_constant=_unlike)

@@ -11,6 +11,14 @@ from hypothesis import strategies as st
 
 from reader.store import json_bytes
 
+
+@pytest.fixture(autouse=True)
+def standard_library_first(monkeypatch):
+    """As before orjson is loaded (these tests load it): small documents read by the
+    standard library."""
+    monkeypatch.setattr(json_bytes, "_orjson_if_loaded", lambda: None)
+
+
 TRICKY = [
     b"NaN", b"[Infinity]", b"-Infinity", b'{"a": NaN}', b"1e400", b"-1e400", b"1.7976931348623159e308",
     b"1e-400", b"18446744073709551615", b"18446744073709551616", b"-9223372036854775808",
@@ -84,6 +92,13 @@ def test_deep_nesting_reads_as_orjson_reads_it(depth):
     while kind == "value" and value:  # (walked down: comparing them would recurse as deep)
         value, expected = value[0], expected[0]
         assert type(value) is list and len(value) == len(expected) <= 1
+
+
+@pytest.mark.parametrize("raw", TRICKY[:12], ids=lambda raw: repr(raw[:24]))
+def test_once_orjson_is_loaded_it_reads_everything(raw, monkeypatch):
+    monkeypatch.setattr(json_bytes, "_orjson_if_loaded", lambda: orjson)
+    monkeypatch.setattr(json, "loads", None)  # (not used)
+    same(raw)
 
 
 def test_a_big_document_is_orjsons_to_read():
