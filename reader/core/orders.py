@@ -91,7 +91,7 @@ class Orders:
         """Each record's place in `order` (an order without repeats), -1 if not in it;
         made once an order."""
         if self._places is None or self._places[0] is not order:
-            places = array("l", repeat(-1, len(self._ids) + 1))
+            places = array("i", repeat(-1, len(self._ids) + 1))
             deque(map(places.__setitem__, order.rows, range(len(order.rows))), 0)
             self._places = (order, places)
         return self._places[1]
