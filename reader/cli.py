@@ -80,13 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _open(args: argparse.Namespace) -> OpenedLibrary:
+def _open(args: argparse.Namespace, *, defer_snapshot: bool = False) -> OpenedLibrary:
     from reader.opening import open_library
     from reader.store.storage import StorageError
 
     folder = paths.data_dir(args.data_dir)
     try:
-        opened = open_library(folder)
+        opened = open_library(folder, defer_snapshot=defer_snapshot)
     except (StorageError, OSError) as exc:
         raise CliError(f"cannot open library: {exc}") from exc
     for message in [*opened.notices, *opened.messages]:
@@ -244,10 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = (COMMANDS.get(args.command) or cli_transfer.COMMANDS.get(args.command)
                or cli_backup.COMMANDS[args.command])
     try:
-        opened = _open(args)
-        handler(opened.library, args)
         if handler is cli_transfer.cmd_import:
-            cli_transfer.write_snapshot(opened)
+            cli_transfer.import_with_snapshot(_open(args, defer_snapshot=True), args)
+        else:
+            handler(_open(args).library, args)
     except CliError as exc:
         _fail(str(exc))
     except UnknownPaper as exc:

@@ -45,12 +45,20 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> None:
             print(f"  skipped {skip.place}: {skip.reason}")
 
 
-def write_snapshot(opened: OpenedLibrary) -> None:
-    """After an import, the catalogue's snapshot (a big one's), as the window writes
+def import_with_snapshot(opened: OpenedLibrary, args: argparse.Namespace) -> None:
+    """cmd_import, then the catalogue's snapshot (a big one's), as the window writes
     one after its imports: the next open reads it rather than papers.json (at 100k
-    papers ~1 s to the window's first paint, rather than ~2.5 s)."""
-    folder = opened.folder
-    if folder.leave_snapshot(opened.library.papers()):
+    papers ~1 s to the window's first paint, rather than ~2.5 s). None is written if
+    the import changed no paper and the one there was read (opened with
+    defer_snapshot: one read from papers.json is written here, once)."""
+    lib, folder = opened.library, opened.folder
+    changed: list[bool] = []
+    lib.subscribe(lambda change: changed.append("papers" in change.fields))
+    try:
+        cmd_import(lib, args)
+    finally:
+        if any(changed):
+            folder.leave_snapshot(lib.papers())
         for _step in folder.snapshot_steps() or ():
             pass
 

@@ -260,8 +260,8 @@ class LibraryFolder:
 
     def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
         """After add_papers(): `papers`, the whole catalogue as the library now holds
-        it, kept for snapshot_steps() to write a snapshot of (a big one, in the window),
-        so that the next open need not parse papers.json. False if none is left."""
+        it, kept for snapshot_steps() to write a snapshot of (a big one), so that the
+        next open need not parse papers.json. False if none is left."""
         return self._catalogue.leave_snapshot(papers)
 
     # -- small tables of user data (tag colours, saved searches, preferences) --

@@ -168,5 +168,10 @@ def test_an_import_leaves_a_snapshot_for_the_next_open(run, library_dir, small_m
     fresh = small_min.load(papers_json)
     assert fresh is not None and len(fresh) > 3000
     assert list(fresh.items()) == list(read_catalogue(papers_json).items())  # as papers.json reads
-    out, _ = run("import", str(library_dir / "nothing.json"), expect=2)  # a failed import: the snapshot stays
+    kept = small_min.snapshot_path(papers_json)
+    before = kept.stat()
+    run("import", str(library_dir / "nothing.json"), expect=2)  # a failed import: the snapshot stays
+    run("import", str(icml_list))  # nothing new: the snapshot is not written again
+    after = kept.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert small_min.load(papers_json) is not None
