@@ -3,9 +3,9 @@
 At 100k papers a keystroke refills the list and repaints a screenful of rows, and
 shaping and drawing their texts was most of a keystroke's cost. So each text is laid
 out once (QStaticText) and kept, per text, width and font; and a row's texts are
-drawn once on a clear pixmap and kept, per paper's look, width and colours: typing
-shows the same rows again, and only the match marks under the texts depend on the
-search."""
+drawn on a clear pixmap, kept from the second time the row is drawn, per paper's
+look, width and colours: typing shows the same rows again, and only the match marks
+under the texts depend on the search."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ class PaperDelegate(QStyledItemDelegate):
         #: the rows' texts as drawn (see _layer), oldest first, and the rows seen once
         self._layers: dict[tuple[Any, ...], QPixmap] = {}
         self._seen: set[tuple[Any, ...]] = set()
+        self._scratch: QPixmap | None = None
         self._layer_bytes = 0
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
@@ -99,42 +100,50 @@ class PaperDelegate(QStyledItemDelegate):
         if layer is not None:
             self._layers[key] = layer  # (the newest again: dropped last)
         elif key in self._seen:  # a second time: kept from now on
-            layer = self._layer(key, option, fonts, colours)
-        if layer is not None:
-            painter.drawPixmap(rect.topLeft(), layer)
+            layer = self._layer(key, option, fonts, colours, keep=True)
         else:  # a row seen once (a scroll, a jump) may never be seen again
             if len(self._seen) >= TEXT_CACHE:
                 self._seen.clear()
             self._seen.add(key)
-            self._draw_texts(painter, rect.topLeft(), key, option, fonts, colours)
+            layer = self._layer(key, option, fonts, colours, keep=False)
+        painter.drawPixmap(rect.topLeft(), layer)
         painter.restore()
 
     def _layer(self, key: tuple[Any, ...], option: QStyleOptionViewItem, fonts: _Fonts,
-               colours: dict[str, str]) -> QPixmap:
+               colours: dict[str, str], *, keep: bool) -> QPixmap:
         """The texts of a row drawn on a clear pixmap of the row's size: drawing them
         is most of a row's cost, and typing brings the same rows back (only the match
-        marks under them differ)."""
+        marks under them differ). Kept, or drawn on the one pixmap reused for rows
+        not kept: every row's text goes through a clear pixmap, so all look the same
+        (no subpixel antialiasing there: drawn straight onto the list, a row would
+        change weight once kept)."""
         width, height, ratio = key[6], key[7], key[9]
-        layer = QPixmap(round(width * ratio), round(height * ratio))
-        layer.setDevicePixelRatio(ratio)
+        size = (round(width * ratio), round(height * ratio))
+        layer = self._scratch
+        if keep or layer is None or (layer.width(), layer.height(), layer.devicePixelRatio()) != (*size, ratio):
+            layer = QPixmap(*size)
+            layer.setDevicePixelRatio(ratio)
+            if not keep:
+                self._scratch = layer
         layer.fill(Qt.GlobalColor.transparent)
         painter = QPainter(layer)
-        self._draw_texts(painter, QPoint(0, 0), key, option, fonts, colours)
+        self._draw_texts(painter, key, option, fonts, colours)
         painter.end()
-        self._keep_layer(key, layer)
+        if keep:
+            self._keep_layer(key, layer)
         return layer
 
-    def _draw_texts(self, painter: QPainter, at: QPoint, key: tuple[Any, ...], option: QStyleOptionViewItem,
-                    fonts: _Fonts, colours: dict[str, str]) -> None:
-        """A row's status mark, title, authors and tag chips, its top left at `at`."""
+    def _draw_texts(self, painter: QPainter, key: tuple[Any, ...], option: QStyleOptionViewItem, fonts: _Fonts,
+                    colours: dict[str, str]) -> None:
+        """A row's status mark, title, authors and tag chips, its top left at (0, 0)."""
         title, authors, status, tags, selected, fg_rgba, width, height, _font, _ratio, _chip_colours = key
         fg = QColor.fromRgba(fg_rgba)
-        line, top = fonts.line, at.y() + PADDING.y()
-        left = at.x() + PADDING.x() + fonts.mark_width
+        line, top = fonts.line, PADDING.y()
+        left = PADDING.x() + fonts.mark_width
         text_width = _text_width(QRect(0, 0, width, height), fonts)
         painter.setFont(fonts.text)
         painter.setPen(fg if selected else QColor(STATUS_COLOUR[status]))
-        painter.drawStaticText(at + PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1])
+        painter.drawStaticText(PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1])
         title_font = fonts.unread if status is Status.UNREAD else fonts.read
         painter.setFont(title_font)
         painter.setPen(fg)
@@ -168,10 +177,6 @@ class PaperDelegate(QStyledItemDelegate):
         fonts = self._fonts.get(key)
         if fonts is None:
             text, unread, read, tag = QFont(font), QFont(font), QFont(font), QFont(font)
-            for each in (text, unread, read, tag):
-                # drawn straight or through a clear pixmap (where no subpixel colour
-                # can be blended), a row's text looks the same: greyscale edges
-                each.setStyleStrategy(each.styleStrategy() | QFont.StyleStrategy.NoSubpixelAntialias)
             unread.setWeight(QFont.Weight.DemiBold)
             read.setWeight(QFont.Weight.Normal)
             tag.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))

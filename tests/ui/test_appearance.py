@@ -200,8 +200,8 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
     """A row's texts are drawn once and kept (typing shows the same rows again): what
     is kept follows the paper's status, tags and their colours, the search's marks,
     the selection and the theme, and a row kept no longer is drawn again the same.
-    (A row seen once is drawn straight onto the list, a row seen again onto a
-    pixmap kept: `first` is the one, each `== first` after it the other.)"""
+    (A row seen once is drawn on a pixmap reused for every such row, a row seen
+    again on a pixmap kept: `first` is the one, each `== first` after it the other.)"""
     from reader.ui import paper_delegate
 
     w, lib = app.window, app.controller.library
