@@ -320,6 +320,25 @@ class Annotation:
         return new  # type: ignore[no-any-return]
 
     @classmethod
+    def from_document(cls, pid: str, doc: Mapping[str, Any]) -> "Annotation":
+        """from_dict({**doc, "paper_id": pid}) for an annotations.json document, whose
+        id is its key: a few times faster for one as we write it (a 100k library's
+        annotations are read at every open)."""
+        try:
+            status, tags, note, highlights, rating, created, modified = _get_annotation_fields(doc)
+        except (KeyError, TypeError):
+            status = None
+        if (type(status) is str and type(tags) is list and type(note) is str and highlights == []
+                and type(rating) is int and type(created) is str and type(modified) is str):
+            known = _STATUSES.get(status or "unread")
+            names = tuple(tags)
+            if known is not None and all(type(tag) is str for tag in names):
+                new: Any = _AnnotationBuilder(pid, known, _stored_tags(names), note, (), rating, created, modified)
+                new.__class__ = Annotation
+                return new  # type: ignore[no-any-return]
+        return cls.from_dict({**doc, "paper_id": pid})
+
+    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Annotation":
         raw_status = data.get("status") or "unread"
         status = _STATUSES.get(raw_status) if type(raw_status) is str else None
@@ -368,11 +387,13 @@ class _AnnotationBuilder:
 
 
 _check_twin(_AnnotationBuilder, Annotation)
+_get_annotation_fields = operator.itemgetter("status", "tags", "note", "highlights", "rating", "created", "modified")
 #: the fields of a paper without an annotation, to read (its paper_id is no paper's)
 NO_ANNOTATION = Annotation("")
 _STATUSES = {s.value: s for s in Status}
 
 
+@functools.lru_cache(maxsize=4096)
 @functools.lru_cache(maxsize=4096)
 def _stored_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
     """normalise_tags of a stored annotation's tags (the same few sets recur)."""

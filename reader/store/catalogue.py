@@ -140,7 +140,7 @@ def annotation_from(pid: str, doc: Mapping[str, Any], problems: list[str]) -> An
     """An Annotation from a stored document; a field of the wrong type is dropped
     (and reported) instead of stopping the app. The file itself is not changed."""
     try:
-        return Annotation.from_dict({**doc, "paper_id": pid})
+        return Annotation.from_document(pid, doc)
     except (TypeError, ValueError, AttributeError):
         pass
     kept = {

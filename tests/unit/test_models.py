@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from reader.core.models import Annotation, Paper
@@ -85,3 +85,54 @@ def test_an_infinite_year_or_rating_is_dropped_not_raised() -> None:
     for infinite in (float("inf"), float("-inf")):
         assert Paper.from_dict({"id": "p", "year": infinite}).year is None
         assert Annotation.from_dict({"paper_id": "p", "rating": infinite}).rating == 0
+
+
+_ANNOTATION_VALUES = {
+    "status": st.sampled_from(["unread", "reading", "read", "", "READ", " read", "skim", None, 3]),
+    "tags": st.lists(st.sampled_from(["rl", " rl", "RL", "a/b", "a//b ", "", "x y", "é", 3]), max_size=4)
+    | st.sampled_from(["rl", None, (), ("rl",)]),
+    "note": st.text(max_size=5) | st.sampled_from([None, 3]),
+    "highlights": st.sampled_from([[], [{"id": "h", "quote": "q"}], None, [3], ()]),
+    "rating": st.integers(-2, 5) | st.sampled_from([True, None, "2", 2.5]),
+    "created": st.text(max_size=3) | st.none(),
+    "modified": st.text(max_size=3) | st.none(),
+}
+
+
+_CLEAN_ANNOTATION = st.fixed_dictionaries({
+    "status": st.sampled_from(["unread", "reading", "read", ""]),
+    "tags": st.lists(st.sampled_from(["rl", " rl", "RL", "a/b", "a//b ", "", "x  y", "é"]), max_size=4),
+    "note": st.text(max_size=5), "highlights": st.just([]), "rating": st.integers(-2, 5),
+    "created": st.text(max_size=3), "modified": st.text(max_size=3)})
+
+
+_ONE_ODD_FIELD = _CLEAN_ANNOTATION.flatmap(lambda doc: st.sampled_from(sorted(_ANNOTATION_VALUES)).flatmap(
+    lambda name: _ANNOTATION_VALUES[name].map(lambda value: {**doc, name: value})))
+
+
+_CLEAN = {"status": "read", "tags": ["rl", " RL", "a//b"], "note": "n", "highlights": [], "rating": 2,
+          "created": "c", "modified": "m"}
+
+
+@given(_CLEAN_ANNOTATION | _ONE_ODD_FIELD | st.fixed_dictionaries({}, optional=_ANNOTATION_VALUES), st.booleans())
+@example(_CLEAN, False)
+@example({**_CLEAN, "rating": True}, False)
+@example({**_CLEAN, "status": ""}, True)
+@example({**_CLEAN, "tags": "rl"}, False)
+@example({**_CLEAN, "highlights": [{"id": "h", "quote": "q"}]}, False)
+def test_an_annotation_document_reads_as_from_dict_reads_it(doc: dict[str, Any], extra: bool) -> None:
+    """from_document (annotations.json's documents, fast when they are as we write
+    them) gives what from_dict gives, or raises as it does."""
+    if extra:
+        doc = {**doc, "paper_id": "someone else's", "other": 1}
+    try:
+        expected: Any = Annotation.from_dict({**doc, "paper_id": "p1"})
+    except Exception as exc:  # noqa: BLE001  (compared below)
+        expected = type(exc)
+    try:
+        got: Any = Annotation.from_document("p1", doc)
+    except Exception as exc:  # noqa: BLE001
+        got = type(exc)
+    assert got == expected
+    if isinstance(got, Annotation):
+        assert repr(got) == repr(expected)  # (the same types: 1 is not True)
