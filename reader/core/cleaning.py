@@ -8,7 +8,8 @@ import math
 import re
 from collections.abc import Iterable
 
-from reader.core.models import Annotation, Highlight, normalise_tags
+from reader.core.models import Annotation, Highlight
+from reader.core.normalise import normalise_tags
 
 #: The most a note may hold; bigger ones are refused before anything is written.
 #: Every save rewrites annotations.json whole, so one huge note slows every later

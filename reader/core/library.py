@@ -27,9 +27,8 @@ from reader.core.models import (
     Highlight,
     Paper,
     Status,
-    normalise_tag,
-    normalise_tags,
 )
+from reader.core.normalise import normalise_tag, normalise_tags
 from reader.core.prefs import Preferences
 
 _ALL_FIELDS = frozenset({"status", "tags", "note", "highlights", "rating"})

@@ -9,7 +9,8 @@ from bisect import bisect_right
 from collections.abc import Iterable
 
 from reader.core.library import Library
-from reader.core.models import Paper, normalise_title
+from reader.core.models import Paper
+from reader.core.normalise import normalise_title
 from reader.core.search_text import with_symbols
 from reader.core.text import plain, search_key
 

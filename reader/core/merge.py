@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader.core.models import Paper, normalise_title
+from reader.core.models import Paper
+from reader.core.normalise import normalise_title
 
 #: Fields an import may fill when the library's copy has them empty (never overwritten).
 FILLABLE = ("authors", "abstract", "venue", "year", "url", "presentation", "track", "doi", "arxiv")

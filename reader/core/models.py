@@ -5,12 +5,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
 
+from reader.core.normalise import normalise_tags
 from reader.core.records import record
 
 
@@ -394,75 +393,6 @@ _STATUSES = {s.value: s for s in Status}
 
 
 @functools.lru_cache(maxsize=4096)
-@functools.lru_cache(maxsize=4096)
 def _stored_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
     """normalise_tags of a stored annotation's tags (the same few sets recur)."""
     return tuple(normalise_tags(tags))
-
-
-_TAG_SPACE = re.compile(r"\s+")
-
-
-@functools.lru_cache(maxsize=8192)
-def normalise_tag(tag: str) -> str:
-    """A tag as stored: trimmed, inner whitespace collapsed, no empty path parts."""
-    tag = _TAG_SPACE.sub(" ", unicodedata.normalize("NFC", tag)).strip()
-    parts = [p.strip() for p in tag.split("/")]
-    return "/".join(p for p in parts if p)
-
-
-def normalise_tags(tags: Any) -> list[str]:
-    """Normalised tags, empty ones dropped, duplicates (case-insensitive) removed, order kept."""
-    seen: set[str] = set()
-    out: list[str] = []
-    for raw in tags:
-        tag = normalise_tag(raw)
-        key = tag.casefold()
-        if tag and key not in seen:
-            seen.add(key)
-            out.append(tag)
-    return out
-
-
-_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
-
-
-def normalise_title(title: str) -> str:
-    """A title reduced for matching: accents, case, punctuation and spacing ignored."""
-    if title.isascii():  # the common case, without the per-character loop
-        return _NON_WORD.sub(" ", title.lower()).strip()
-    decomposed = unicodedata.normalize("NFKD", title)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return _NON_WORD.sub(" ", stripped.casefold()).strip()
-
-
-def _digest(text: str) -> str:
-    import hashlib  # not before the first paint: OpenSSL takes ~3 ms to load
-
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
-
-
-def make_paper_id(
-    *,
-    source_id: str = "",
-    doi: str = "",
-    arxiv: str = "",
-    title: str = "",
-    abstract: str = "",
-) -> str:
-    """A paper's stable id: the source's own id, else DOI, else arXiv id, else a
-    hash of the normalised title, else of the abstract. Re-importing the same
-    record always yields the same id."""
-    if source_id.strip():
-        return source_id.strip()
-    if doi.strip():
-        return "doi-" + _digest(doi.strip().lower())
-    if arxiv.strip():
-        return "arxiv-" + _digest(arxiv.strip().lower())
-    norm = normalise_title(title)
-    if norm:
-        return "t-" + _digest(norm)
-    norm = normalise_title(abstract)
-    if norm:
-        return "a-" + _digest(norm)
-    raise ValueError("a paper needs a title, an abstract or an id")

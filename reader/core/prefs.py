@@ -6,7 +6,7 @@ import re
 from typing import Any, Protocol
 
 from reader.core.cleaning import check_savable, clean_text
-from reader.core.models import normalise_tag
+from reader.core.normalise import normalise_tag
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 TAG_COLOURS, SAVED_SEARCHES, PREFS = "tag_colours", "saved_searches", "prefs"

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from reader.core.library import Library
-from reader.core.models import Status, normalise_tag
+from reader.core.models import Status
+from reader.core.normalise import normalise_tag
 
 
 @dataclass(frozen=True)

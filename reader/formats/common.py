@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reader.core.merge import Skipped
-from reader.core.models import Annotation, Paper, make_paper_id
+from reader.core.models import Annotation, Paper
+from reader.core.normalise import make_paper_id
 
 __all__ = ["FormatError", "ReadResult", "Skipped"]
 

@@ -9,7 +9,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from reader.core.models import Annotation, Paper, Status, make_paper_id
+from reader.core.models import Annotation, Paper, Status
+from reader.core.normalise import make_paper_id
 from reader.formats.common import (
     ID_TEXT_CHARS,
     FormatError,

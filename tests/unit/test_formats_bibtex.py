@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reader.core.models import Annotation, Paper, Status, make_paper_id
+from reader.core.models import Annotation, Paper, Status
+from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, export_papers, read_papers
 from reader.formats.bibtex import decode_text, split_names
 from reader.formats.bibtex_export import base_key, escape, unique_keys

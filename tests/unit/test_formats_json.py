@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reader.core.models import Annotation, Highlight, Paper, Status, make_paper_id
+from reader.core.models import Annotation, Highlight, Paper, Status
+from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, export_papers, read_papers
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.core.models import make_paper_id
+from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, detect_format, read_papers
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "formats" / "icml2025_sample.ris"

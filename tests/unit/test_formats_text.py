@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from reader.core.merge import plan_import
-from reader.core.models import Paper, make_paper_id
+from reader.core.models import Paper
+from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, read_papers
 from reader.formats.common import derive_title
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from reader.core.merge import ImportPlan, abstract_key, fill_missing, match_key, plan_import
-from reader.core.models import Paper, make_paper_id, normalise_title
+from reader.core.models import Paper
+from reader.core.normalise import make_paper_id, normalise_title
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 ICML_LIST = SHARED / "data" / "icml2025_list.json"

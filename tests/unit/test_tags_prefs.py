@@ -92,7 +92,7 @@ def test_paper_to_dict_has_every_field():
 
 
 def test_normalise_title_ascii_fast_path_agrees():
-    from reader.core.models import normalise_title
+    from reader.core.normalise import normalise_title
 
     for title in ["Hello, World!", "A_b-C  d", "x__y", "  Tabs\tand\nlines  "]:
         # a trailing non-ASCII word sends the same title down the general path
