@@ -100,17 +100,16 @@ class PaperDelegate(QStyledItemDelegate):
         if layer is not None:
             self._layers[key] = layer  # (the newest again: dropped last)
         elif key in self._seen:  # a second time: kept from now on
-            layer = self._layer(key, option, fonts, colours, keep=True)
+            layer = self._layer(key, fonts, keep=True)
         else:  # a row seen once (a scroll, a jump) may never be seen again
             if len(self._seen) >= TEXT_CACHE:
                 self._seen.clear()
             self._seen.add(key)
-            layer = self._layer(key, option, fonts, colours, keep=False)
+            layer = self._layer(key, fonts, keep=False)
         painter.drawPixmap(rect.topLeft(), layer)
         painter.restore()
 
-    def _layer(self, key: tuple[Any, ...], option: QStyleOptionViewItem, fonts: _Fonts,
-               colours: dict[str, str], *, keep: bool) -> QPixmap:
+    def _layer(self, key: tuple[Any, ...], fonts: _Fonts, *, keep: bool) -> QPixmap:
         """The texts of a row drawn on a clear pixmap of the row's size: drawing them
         is most of a row's cost, and typing brings the same rows back (only the match
         marks under them differ). Kept, or drawn on the one pixmap reused for rows
@@ -127,16 +126,16 @@ class PaperDelegate(QStyledItemDelegate):
                 self._scratch = layer
         layer.fill(Qt.GlobalColor.transparent)
         painter = QPainter(layer)
-        self._draw_texts(painter, key, option, fonts, colours)
+        self._draw_texts(painter, key, fonts)
         painter.end()
         if keep:
             self._keep_layer(key, layer)
         return layer
 
-    def _draw_texts(self, painter: QPainter, key: tuple[Any, ...], option: QStyleOptionViewItem, fonts: _Fonts,
-                    colours: dict[str, str]) -> None:
-        """A row's status mark, title, authors and tag chips, its top left at (0, 0)."""
-        title, authors, status, tags, selected, fg_rgba, width, height, _font, _ratio, _chip_colours = key
+    def _draw_texts(self, painter: QPainter, key: tuple[Any, ...], fonts: _Fonts) -> None:
+        """A row's status mark, title, authors and tag chips, its top left at (0, 0):
+        all of it from the key (a kept pixmap is what its key says)."""
+        title, authors, status, tags, selected, fg_rgba, width, height, _font, _ratio, chip_colours = key
         fg = QColor.fromRgba(fg_rgba)
         line, top = fonts.line, PADDING.y()
         left = PADDING.x() + fonts.mark_width
@@ -154,8 +153,8 @@ class PaperDelegate(QStyledItemDelegate):
         painter.setPen(dim)
         painter.drawStaticText(QPoint(left, top + line), self._text(authors, text_width, fonts.text, fonts)[1])
         if tags:
-            self._paint_tags(painter, option, fonts, tags, QPoint(left, top + 2 * line), text_width, selected,
-                             colours)
+            self._paint_tags(painter, fonts, tags, QPoint(left, top + 2 * line), text_width, selected, fg,
+                             chip_colours)
 
     def _keep_layer(self, key: tuple[Any, ...], layer: QPixmap) -> None:
         size = layer.width() * layer.height() * 4
@@ -198,8 +197,10 @@ class PaperDelegate(QStyledItemDelegate):
             laid = self._texts[key] = (shown, _static(shown, font))
         return laid
 
-    def _paint_tags(self, painter: QPainter, option: QStyleOptionViewItem, fonts: _Fonts, tags: tuple[str, ...],
-                    at: QPoint, width: int, selected: bool, colours: dict[str, str]) -> None:
+    def _paint_tags(self, painter: QPainter, fonts: _Fonts, tags: tuple[str, ...], at: QPoint, width: int,
+                    selected: bool, text: QColor, chip_colours: tuple[Any, ...]) -> None:
+        """The tags' chips: `chip_colours` holds each tag's colour (or None), then the
+        palette's highlight (the chips without a colour of their own), as rgba."""
         key = (tags, width, fonts.keys[id(fonts.tag)])
         chips = self._chips.get(key)
         if chips is None:
@@ -207,9 +208,10 @@ class PaperDelegate(QStyledItemDelegate):
                 self._chips.clear()
             chips = self._chips[key] = list(_lay_out_chips(tags, width, fonts))
         painter.setFont(fonts.tag)
-        chip_bg = option.palette.color(QPalette.ColorRole.Highlight)
+        *tag_colours, highlight = chip_colours
+        colours = {tag: colour for tag, colour in zip(tags, tag_colours) if colour is not None}
+        chip_bg = QColor.fromRgba(highlight)
         chip_bg.setAlpha(60 if not selected else 120)
-        text = option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         for chip in chips:
             rect = chip.rect.translated(at)
             if chip.label is None:
