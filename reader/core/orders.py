@@ -10,7 +10,7 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from reader.core.tokens import bits_of, rids, unpack
+from reader.core.tokens import SPARSE_SHIFT, bits_of, rids, unpack
 
 if TYPE_CHECKING:
     from reader.core.models import Paper
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 RECENT = 4
 #: how many orders (sorted lists) are remembered
 ORDERS = 4
-#: a result of fewer than 1/2**SPARSE_SHIFT of the records is picked record by record
-SPARSE_SHIFT = 6
 
 
 class Order(NamedTuple):

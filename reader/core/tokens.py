@@ -44,6 +44,9 @@ def bits_of(records: Iterable[int], n: int) -> int:
     return pack(mask)
 
 
+#: a set of fewer than 1/2**SPARSE_SHIFT of the records is read from its set bits,
+#: not through a mask of every record
+SPARSE_SHIFT = 6
 _NONZERO = re.compile(rb"[^\x00]")
 _BITS = [tuple(i for i in range(8) if value >> i & 1) for value in range(256)]
 
@@ -58,7 +61,7 @@ def rids(bits: int, n: int) -> list[int]:
             out.append(low.bit_length() - 1)
             bits ^= low
         return out
-    if count < n >> 6:  # sparse: only the bytes with a bit set are looked at
+    if count << SPARSE_SHIFT < n:  # sparse: only the bytes with a bit set are looked at
         data = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
         out = []
         for found in _NONZERO.finditer(data):

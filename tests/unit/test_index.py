@@ -566,7 +566,8 @@ def test_select_picks_the_records_in_the_order_given_sparse_or_dense(n, data):
     """The ids of a set of records in an order: few of them (picked one by one) or
     many (a mask of every record), in the library's order or any other, with ids the
     index does not know and ids given twice, and again after papers were added."""
-    from reader.core.orders import SPARSE_SHIFT, Orders
+    from reader.core.orders import Orders
+    from reader.core.tokens import SPARSE_SHIFT
 
     given = [f"p{r}" for r in range(n)]
     ids = [(pid + " ")[:-1] for pid in given]
