@@ -19,11 +19,6 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-SEED_JSON = REPO / "data" / "seed_papers.json"
-SEED_TEXT = SHARED / "seed" / "icml2025_abstracts.txt"
-ICML_LIST = SHARED / "data" / "icml2025_list.json"
 
 
 @pytest.fixture(scope="session")

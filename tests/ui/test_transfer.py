@@ -7,7 +7,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
-from tests.conftest import ICML_LIST, SEED_TEXT
+from tests.datafiles import ICML_LIST, SEED_TEXT
 from reader.ui.tasks import TaskRunner
 
 

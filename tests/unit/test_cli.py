@@ -160,7 +160,8 @@ def test_an_import_leaves_a_snapshot_for_the_next_open(run, library_dir, small_m
     the snapshot, not papers.json (~1 s rather than ~2.5 s to the first paint at 100k)."""
     from reader.store.catalogue import read_catalogue
 
-    icml_list = Path(__file__).resolve().parents[3] / "shared" / "data" / "icml2025_list.json"
+    from tests.datafiles import ICML_LIST as icml_list
+
     run("list")  # a new library: the sample's 19 papers
     papers_json = library_dir / "papers.json"
     assert small_min.load(papers_json) is not None  # (the CLI's open writes one)

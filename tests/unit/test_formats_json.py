@@ -13,15 +13,7 @@ from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, export_papers, read_papers
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-ICML_LIST = SHARED / "data" / "icml2025_list.json"
-SEED_JSON = SHARED / "data" / "seed_papers.json"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"{path} is not here")
-    return path
+from tests.datafiles import ICML_LIST, SEED_JSON
 
 
 def write_json(tmp_path: Path, data: object, name: str = "list.json") -> Path:
@@ -34,7 +26,7 @@ def write_json(tmp_path: Path, data: object, name: str = "list.json") -> Path:
 
 
 def test_icml2025_list_golden() -> None:
-    result = read_papers(need(ICML_LIST))
+    result = read_papers(ICML_LIST)
     assert result.format == "json"
     assert len(result.records) == 3340
     assert result.skipped == []
@@ -66,7 +58,7 @@ def test_icml2025_list_golden() -> None:
 
 
 def test_bundled_sample_shape() -> None:
-    result = read_papers(need(SEED_JSON))
+    result = read_papers(SEED_JSON)
     assert len(result.records) == 19
     paper = result.records[0]
     assert paper.id == make_paper_id(title=paper.title)

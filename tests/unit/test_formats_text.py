@@ -13,28 +13,20 @@ from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, read_papers
 from reader.formats.common import derive_title
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-SEED_TEXT = SHARED / "seed" / "icml2025_abstracts.txt"
-SEED_JSON = SHARED / "data" / "seed_papers.json"
-
-
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"{path} is not here")
-    return path
+from tests.datafiles import SEED_JSON, SEED_TEXT
 
 
 def seed_library() -> dict[str, Paper]:
     """The bundled sample as the app would hold it: real titles, ids from the titles."""
     papers = {}
-    for item in json.loads(need(SEED_JSON).read_text(encoding="utf-8")):
+    for item in json.loads(SEED_JSON.read_text(encoding="utf-8")):
         paper_id = make_paper_id(title=item["title"])
         papers[paper_id] = Paper.from_dict({**item, "id": paper_id})
     return papers
 
 
 def test_seed_text_golden() -> None:
-    result = read_papers(need(SEED_TEXT))
+    result = read_papers(SEED_TEXT)
     assert result.format == "text"
     assert result.encoding == "utf-8"
     assert len(result.records) == 19
@@ -58,7 +50,7 @@ def test_seed_text_golden() -> None:
 
 def test_seed_text_matches_the_bundled_sample_by_abstract() -> None:
     library = seed_library()
-    result = read_papers(need(SEED_TEXT))
+    result = read_papers(SEED_TEXT)
     plan = plan_import(library, result.records)
     assert plan.added == []
     assert plan.updated == []  # the real titles are kept, nothing important to fill
@@ -67,7 +59,7 @@ def test_seed_text_matches_the_bundled_sample_by_abstract() -> None:
 
 
 def test_seed_text_reimport_changes_nothing() -> None:
-    records = read_papers(need(SEED_TEXT)).records
+    records = read_papers(SEED_TEXT).records
     library = {p.id: p for p in records}
     plan = plan_import(library, read_papers(SEED_TEXT).records)
     assert (plan.added, plan.updated, plan.unchanged) == ([], [], 19)

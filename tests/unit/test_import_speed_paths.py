@@ -277,13 +277,10 @@ def test_stable_id_counter_agrees() -> None:
 def test_quick_path_on_the_real_lists() -> None:
     """Every record of the real lists (the ICML one has aliased keys, the careful path's)."""
     import json
-    from pathlib import Path
 
-    shared = Path(__file__).resolve().parents[3] / "shared" / "data"
-    lists = [shared / "icml2025_list.json", shared / "seed_papers.json"]
-    if not all(path.exists() for path in lists):
-        pytest.skip("shared data is not here")
-    for path in lists:
+    from tests.datafiles import ICML_LIST, SEED_JSON
+
+    for path in [ICML_LIST, SEED_JSON]:
         for item in json.loads(path.read_text(encoding="utf-8")):
             quick = jsonfile._quick_paper(item, path.name)
             assert quick is None or quick == careful(item, path.name), item

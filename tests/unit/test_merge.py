@@ -11,9 +11,7 @@ from reader.core.merge import ImportPlan, abstract_key, fill_missing, match_key,
 from reader.core.models import Paper
 from reader.core.normalise import make_paper_id, normalise_title
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-ICML_LIST = SHARED / "data" / "icml2025_list.json"
-SEED_JSON = SHARED / "data" / "seed_papers.json"
+from tests.datafiles import ICML_LIST, SEED_JSON
 
 ABSTRACT = (
     "We propose difficulty-aware knowledge distillation (DA-KD) for efficient LLMs; it "
@@ -150,8 +148,6 @@ def test_match_key_agrees_with_normalise_title() -> None:
 
 
 def test_icml_list_against_the_bundled_sample() -> None:
-    if not (ICML_LIST.exists() and SEED_JSON.exists()):
-        pytest.skip("shared data is not here")
     from reader.formats import read_papers
 
     sample = read_papers(SEED_JSON).records
@@ -177,8 +173,6 @@ def test_100k_against_100k() -> None:
 
 
 def test_seed_abstracts_match_by_abstract_key() -> None:
-    if not SEED_JSON.exists():
-        pytest.skip("shared data is not here")
     items = json.loads(SEED_JSON.read_text(encoding="utf-8"))
     papers = {make_paper_id(title=i["title"]): i for i in items}
     keys = {abstract_key(" ".join(i["abstract"].split())) for i in papers.values()}

@@ -8,7 +8,7 @@ from reader.core.models import Highlight, Status
 from reader.exporting import export_to
 from reader.importing import import_files
 from reader.opening import open_library
-from tests.conftest import ICML_LIST, SEED_TEXT
+from tests.datafiles import ICML_LIST, SEED_TEXT
 
 
 def test_json_round_trip_through_cli_is_exact(library, library_dir, tmp_path, capsys):

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reader.core.text import plain, search_haystack, search_key
-
-SEED = Path(__file__).parents[2] / "data" / "seed_papers.json"
+from tests.datafiles import ICML_LIST, SEED_TEXT
+from tests.datafiles import SEED_JSON as SEED
 
 
 @pytest.mark.parametrize(
@@ -161,13 +161,8 @@ def _corpus() -> list[str]:
     texts = []
     for paper in json.loads(SEED.read_text("utf-8")):
         texts += [paper.get("title", ""), paper.get("abstract", "")]
-    shared = Path(__file__).parents[3] / "shared"
-    listed = shared / "data" / "icml2025_list.json"
-    if listed.exists():
-        texts += [p.get("title", "") for p in json.loads(listed.read_text("utf-8"))]
-    abstracts = shared / "seed" / "icml2025_abstracts.txt"
-    if abstracts.exists():
-        texts += abstracts.read_text("utf-8").split("\n\n")
+    texts += [p.get("title", "") for p in json.loads(ICML_LIST.read_text("utf-8"))]
+    texts += SEED_TEXT.read_text("utf-8").split("\n\n")
     return [t for t in texts if t]
 
 
