@@ -49,11 +49,15 @@ def child(folder: Path) -> dict[str, Any]:
     view.setFocus()
     QTest.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     selected = len(app.controller.target_ids())
-    keys = (("3", Qt.KeyboardModifier.NoModifier), (Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier),
-            (Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier), (Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier))
+    keys = (
+        ("3", Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier),
+        (Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier),
+        (Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier),
+    )
     out: dict[str, Any] = {"selected": selected}
     library = app.controller.library
-    for name, (key, modifiers) in zip(STEPS, keys):
+    for name, (key, modifiers) in zip(STEPS, keys, strict=True):
         for _ in range(20):  # what the last step left for idle time
             qapp.processEvents()
         painted.count = 0

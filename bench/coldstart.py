@@ -26,8 +26,18 @@ def instructions(*child: str) -> int:
     """CPU instructions a child runs from its start to its first paint (callgrind)."""
     env = {**child_env(), EXIT_AT_ONCE: "1"}
     with tempfile.TemporaryDirectory() as out:
-        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg",
-                               *child_command(*child)], env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}/cg",
+                *child_command(*child),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise SystemExit(f"no instruction count from valgrind:\n{done.stderr[-2000:]}")
@@ -38,7 +48,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--workdir", type=Path)
-    ap.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead")
+    ap.add_argument(
+        "--instructions", action="store_true", help="count instructions (valgrind) instead"
+    )
     args = ap.parse_args(argv)
     compile_ours()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-coldstart-"))
@@ -48,23 +60,43 @@ def main(argv: list[str] | None = None) -> None:
 
         open_library(sample).folder.close()  # seeds the bundled sample
     if args.instructions:
-        counts = {"bare": instructions("bare"), "bare_minimal": instructions("bare-minimal"),
-                  "cold": instructions("open", str(sample))}
-        print(json.dumps({**{f"{k}_minstr": round(v / 1e6, 1) for k, v in counts.items()},
-                          "ratio": round(counts["cold"] / counts["bare"], 3),
-                          "ratio_minimal": round(counts["cold"] / counts["bare_minimal"], 3)}))
+        counts = {
+            "bare": instructions("bare"),
+            "bare_minimal": instructions("bare-minimal"),
+            "cold": instructions("open", str(sample)),
+        }
+        print(
+            json.dumps(
+                {
+                    **{f"{k}_minstr": round(v / 1e6, 1) for k, v in counts.items()},
+                    "ratio": round(counts["cold"] / counts["bare"], 3),
+                    "ratio_minimal": round(counts["cold"] / counts["bare_minimal"], 3),
+                }
+            )
+        )
         return
     runs = cold_runs(sample, args.runs)
     bare, minimal, cold = runs["bare"], runs["bare_minimal"], runs["cold"]
     bare_median, cold_median = statistics.median(bare), statistics.median(cold)
-    print(json.dumps({"bare_ms": min(bare), "cold_ms": min(cold), "ratio": round(min(cold) / min(bare), 2),
-                      "bare_median_ms": bare_median, "cold_median_ms": cold_median,
-                      "ratio_median": round(cold_median / bare_median, 2),
-                      "ratio_paired": paired_ratio(cold, bare),
-                      "bare_minimal_ms": min(minimal),
-                      "ratio_minimal": round(min(cold) / min(minimal), 2),
-                      "ratio_minimal_median": round(cold_median / statistics.median(minimal), 2),
-                      "bare_all": bare, "bare_minimal_all": minimal, "cold_all": cold}))
+    print(
+        json.dumps(
+            {
+                "bare_ms": min(bare),
+                "cold_ms": min(cold),
+                "ratio": round(min(cold) / min(bare), 2),
+                "bare_median_ms": bare_median,
+                "cold_median_ms": cold_median,
+                "ratio_median": round(cold_median / bare_median, 2),
+                "ratio_paired": paired_ratio(cold, bare),
+                "bare_minimal_ms": min(minimal),
+                "ratio_minimal": round(min(cold) / min(minimal), 2),
+                "ratio_minimal_median": round(cold_median / statistics.median(minimal), 2),
+                "bare_all": bare,
+                "bare_minimal_all": minimal,
+                "cold_all": cold,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import json
 import random
 import sys
 from collections import defaultdict
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -43,31 +44,71 @@ kv-cache long-context retrieval-augmented chain-of-thought reasoning planning ag
 
 FIRST = """Ana Wei Yoshua Tim Changyi Jun Mei Lukas Sofia Hiroshi Priya Omar Elena Jakub Chloé
 Mateo Aarav Fatima Noah Yuki Ingrid José Zoë Björn Ali Xin Kenji Amara Dmitri Léa Rafael Siddharth
-Hannah Emeka Marta Nikolai Aisha Tomás Jiayi Pedro Olga Chen Samuel Ines Kwame Yara Stefan""".split()
+Hannah Emeka Marta Nikolai Aisha Tomás Jiayi Pedro Olga Chen Samuel Ines Kwame Yara
+Stefan""".split()
 LAST = """Zhang Wang Li Liu Chen Yang Huang Zhao Wu Zhou Müller Schmidt Rocktäschel Núñez García
 Martínez Rossi Kowalski Nowak Ivanov Smirnov Kim Park Lee Choi Nguyen Tran Sato Suzuki Tanaka
 Singh Kumar Sharma Patel Gupta Okafor Mensah Haddad Cohen Levi Dubois Lefèvre Bengio Hinton
 Sutskever Andersson Johansson Nielsen O'Brien Murphy Smith Johnson Brown Williams Jones
 Feng Xia Gossmann Chuang Hong Ding Guo Gong Qin Søndergaard Çelik Yılmaz Øverland""".split()
 
-VENUES = ["ICML 2025", "ICML 2024", "NeurIPS 2024", "NeurIPS 2023", "ICLR 2025", "ICLR 2024",
-          "AISTATS 2024", "COLT 2024", "UAI 2023", "TMLR"]
+VENUES = [
+    "ICML 2025",
+    "ICML 2024",
+    "NeurIPS 2024",
+    "NeurIPS 2023",
+    "ICLR 2025",
+    "ICLR 2024",
+    "AISTATS 2024",
+    "COLT 2024",
+    "UAI 2023",
+    "TMLR",
+]
 PRESENTATIONS = ["Poster"] * 8 + ["Spotlight", "Oral"]
-TAGS = ["rl", "theory", "to-read", "method/diffusion", "method/transformer", "method/distillation",
-        "reading-group", "skip", "survey", "baseline", "data/benchmark", "important"]
+TAGS = [
+    "rl",
+    "theory",
+    "to-read",
+    "method/diffusion",
+    "method/transformer",
+    "method/distillation",
+    "reading-group",
+    "skip",
+    "survey",
+    "baseline",
+    "data/benchmark",
+    "important",
+]
 
 #: inline TeX of the kinds real abstracts carry (see DESIGN.md, Rendering)
 TEX = [
-    r"$\Theta(1/\sqrt{N})$", r"4.7$\times$", r"$\mathcal{O}(n \log n)$", r"$\epsilon$-greedy",
-    r"$\ell_1$", r"$K^2$VAE", r"$\Theta\left(\frac{1}{\sqrt{N}}\right)$", r"$\alpha$",
-    r"$\tilde{O}(\sqrt{T})$", r"$\sim$2$\times$", r"${\textbf{A}}$daptive", r"$\texttt{I$^2$MoE}$",
-    r"``denoises''", r"*Trust-Region Twisted*", r"$H^{1/2}$", r"$\lambda$", r"$\beta$-VAE",
-    r"$10^{-3}$", r"$\mathbb{R}^d$", r"$\delta$",
+    r"$\Theta(1/\sqrt{N})$",
+    r"4.7$\times$",
+    r"$\mathcal{O}(n \log n)$",
+    r"$\epsilon$-greedy",
+    r"$\ell_1$",
+    r"$K^2$VAE",
+    r"$\Theta\left(\frac{1}{\sqrt{N}}\right)$",
+    r"$\alpha$",
+    r"$\tilde{O}(\sqrt{T})$",
+    r"$\sim$2$\times$",
+    r"${\textbf{A}}$daptive",
+    r"$\texttt{I$^2$MoE}$",
+    r"``denoises''",
+    r"*Trust-Region Twisted*",
+    r"$H^{1/2}$",
+    r"$\lambda$",
+    r"$\beta$-VAE",
+    r"$10^{-3}$",
+    r"$\mathbb{R}^d$",
+    r"$\delta$",
 ]
 
 
-SYLLABLES = ("ka ri to na mo ve si lu de ba zo fi ne ra tu gal mer son lin dor vex ar "
-             "ex tron ix quo pla ser min ta ko ru").split()
+SYLLABLES = (
+    "ka ri to na mo ve si lu de ba zo fi ne ra tu gal mer son lin dor vex ar "
+    "ex tron ix quo pla ser min ta ko ru"
+).split()
 
 
 def long_tail(rng: random.Random, size: int) -> list[str]:
@@ -78,7 +119,9 @@ def long_tail(rng: random.Random, size: int) -> list[str]:
         word = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))
         style = rng.random()
         if style < 0.2:
-            word = word.upper()[: rng.randint(3, 6)] + (str(rng.randint(1, 9)) if rng.random() < 0.3 else "")
+            word = word.upper()[: rng.randint(3, 6)] + (
+                str(rng.randint(1, 9)) if rng.random() < 0.3 else ""
+            )
         elif style < 0.5:
             word = word.capitalize()
         words.append(word)
@@ -101,9 +144,9 @@ class TextMaker:
         self.rng = rng
         words = _tokens()
         self.follow: dict[str, list[str]] = defaultdict(list)
-        for a, b in zip(words, words[1:]):
+        for a, b in pairwise(words):
             self.follow[a.lower()].append(b)
-        self.starts = [b for a, b in zip(words, words[1:]) if a.endswith(".") and b[:1].isupper()]
+        self.starts = [b for a, b in pairwise(words) if a.endswith(".") and b[:1].isupper()]
         self.words = words
         self.sentences: list[str] = []
         self.tail = long_tail(rng, 200_000)
@@ -112,7 +155,13 @@ class TextMaker:
         """A long-tail word (or number), rarer the further down the list."""
         rng = self.rng
         if rng.random() < 0.3:
-            return rng.choice([f"{rng.uniform(0, 100):.1f}%", f"{rng.randint(2, 4096):,}", f"{rng.uniform(1, 20):.1f}x"])
+            return rng.choice(
+                [
+                    f"{rng.uniform(0, 100):.1f}%",
+                    f"{rng.randint(2, 4096):,}",
+                    f"{rng.uniform(1, 20):.1f}x",
+                ]
+            )
         return self.tail[min(int(rng.paretovariate(0.6)) - 1, len(self.tail) - 1)]
 
     def sentence(self, max_words: int = 28) -> str:
@@ -169,8 +218,12 @@ class TextMaker:
 def _people(rng: random.Random, tail: list[str], n: int) -> list[str]:
     """`n` author names: common first names, last names from a long list, some initials."""
     last = LAST + [w.capitalize() for w in tail[:4000]]
-    return [f"{rng.choice(FIRST)} {rng.choice('ABCDEFGHJKLMNPRSTW') + '. ' if rng.random() < 0.2 else ''}"
-            f"{rng.choice(last)}" for _ in range(n)]
+    return [
+        f"{rng.choice(FIRST)} "
+        f"{rng.choice('ABCDEFGHJKLMNPRSTW') + '. ' if rng.random() < 0.2 else ''}"
+        f"{rng.choice(last)}"
+        for _ in range(n)
+    ]
 
 
 def make_papers(n: int, seed: int = 1) -> list[Paper]:
@@ -183,20 +236,26 @@ def make_papers(n: int, seed: int = 1) -> list[Paper]:
     for i in range(n):
         venue = rng.choice(VENUES)
         year = int(venue[-4:]) if venue[-4:].isdigit() else rng.randint(2020, 2025)
-        papers.append(Paper(
-            id=f"g{i:07d}",
-            title=maker.title(),
-            authors=tuple(people[min(int(rng.paretovariate(0.8)) - 1, len(people) - 1)] if rng.random() < 0.3
-                          else rng.choice(people) for _ in range(rng.randint(3, 10))),
-            abstract=maker.abstract(int(rng.gauss(1200, 150))),
-            venue=venue,
-            year=year,
-            url=f"https://example.org/paper/{i}",
-            presentation=rng.choice(PRESENTATIONS),
-            track="main",
-            source="bench",
-            added="2025-01-01T00:00:00+00:00",
-        ))
+        papers.append(
+            Paper(
+                id=f"g{i:07d}",
+                title=maker.title(),
+                authors=tuple(
+                    people[min(int(rng.paretovariate(0.8)) - 1, len(people) - 1)]
+                    if rng.random() < 0.3
+                    else rng.choice(people)
+                    for _ in range(rng.randint(3, 10))
+                ),
+                abstract=maker.abstract(int(rng.gauss(1200, 150))),
+                venue=venue,
+                year=year,
+                url=f"https://example.org/paper/{i}",
+                presentation=rng.choice(PRESENTATIONS),
+                track="main",
+                source="bench",
+                added="2025-01-01T00:00:00+00:00",
+            )
+        )
     return papers
 
 
@@ -209,13 +268,26 @@ def make_annotations(papers: list[Paper], seed: int = 1) -> dict[str, Annotation
         r = rng.random()
         status = Status.READ if r < 0.03 else Status.READING if r < 0.05 else Status.UNREAD
         tags = tuple(rng.sample(TAGS, rng.randint(1, 3))) if rng.random() < 0.04 else ()
-        note = "\n\n".join(maker.sentence() for _ in range(rng.randint(1, 4))) if rng.random() < 0.01 else ""
+        note = (
+            "\n\n".join(maker.sentence() for _ in range(rng.randint(1, 4)))
+            if rng.random() < 0.01
+            else ""
+        )
         highlights: tuple[Highlight, ...] = ()
         if rng.random() < 0.005 and len(p.abstract) > 80:
             start = rng.randrange(0, len(p.abstract) - 60)
-            highlights = (Highlight(f"h{p.id}", p.abstract[start:start + 50], comment="key claim"),)
-        ann = Annotation(p.id, status, tags, note, highlights, created="2025-01-02T00:00:00+00:00",
-                         modified="2025-01-02T00:00:00+00:00")
+            highlights = (
+                Highlight(f"h{p.id}", p.abstract[start : start + 50], comment="key claim"),
+            )
+        ann = Annotation(
+            p.id,
+            status,
+            tags,
+            note,
+            highlights,
+            created="2025-01-02T00:00:00+00:00",
+            modified="2025-01-02T00:00:00+00:00",
+        )
         if not ann.is_empty:
             out[p.id] = ann
     return out
@@ -239,8 +311,16 @@ def write_library(folder: Path, n: int, seed: int = 1) -> tuple[list[Paper], dic
 def import_json(papers: list[Paper]) -> list[dict[str, Any]]:
     """`papers` as a conference-style JSON list, the way a user would import them."""
     return [
-        {"id": p.id, "title": p.title, "authors": list(p.authors), "abstract": p.abstract,
-         "venue": p.venue, "year": p.year, "url": p.url, "status": p.presentation}
+        {
+            "id": p.id,
+            "title": p.title,
+            "authors": list(p.authors),
+            "abstract": p.abstract,
+            "venue": p.venue,
+            "year": p.year,
+            "url": p.url,
+            "status": p.presentation,
+        }
         for p in papers
     ]
 
@@ -255,7 +335,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.out:
         write_library(args.out, args.papers, args.seed)
     if args.json:
-        args.json.write_text(json.dumps(import_json(make_papers(args.papers, args.seed))), encoding="utf-8")
+        args.json.write_text(
+            json.dumps(import_json(make_papers(args.papers, args.seed))), encoding="utf-8"
+        )
     if not (args.out or args.json):
         for p in make_papers(min(args.papers, 3), args.seed):
             print(json.dumps(p.to_dict(), ensure_ascii=False, indent=1))

@@ -39,7 +39,11 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def summary(values: list[float]) -> dict[str, float]:
-    return {"p50": percentile(values, 50), "p95": percentile(values, 95), "max": round(max(values), 1)}
+    return {
+        "p50": percentile(values, 50),
+        "p95": percentile(values, 95),
+        "max": round(max(values), 1),
+    }
 
 
 # -- children -------------------------------------------------------------------------
@@ -288,7 +292,9 @@ def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
     qapp = make_qapplication(sys.argv[:1])
     settings = QSettings(str(Path(tempfile.mkdtemp()) / "window.ini"), QSettings.Format.IniFormat)
     app = build(folder, settings)
-    out: dict[str, Any] = {"painted": _first_paint(qapp, app.window, app.window.sidebar.view.viewport())}
+    out: dict[str, Any] = {
+        "painted": _first_paint(qapp, app.window, app.window.sidebar.view.viewport())
+    }
     out["rss_mb"], out["rss_now_mb"] = _rss_mb(), _rss_now_mb()
     # a first open of a big catalogue writes its snapshot while idle after the first
     # paint: a window left open that long, so that the next open finds it
@@ -363,7 +369,11 @@ CACHE: Path | None = None
 
 def child_env() -> dict[str, str]:
     """The environment of a child: offscreen, our modules importable, the bench's cache."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(REPO), str(BENCH)])}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(BENCH)]),
+    }
     if CACHE is not None:
         env["READER_CACHE_DIR"] = str(CACHE)
     return env
@@ -380,8 +390,9 @@ def run_child(*args: str, script: Path = Path(__file__)) -> dict[str, Any]:
     says when it painted."""
     env = child_env()
     start = time.perf_counter()
-    done = subprocess.run(child_command(*args, script=script), env=env, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        child_command(*args, script=script), env=env, capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         raise SystemExit(f"child {args} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -394,7 +405,7 @@ def paired_ratio(cold: list[int], bare: list[int]) -> float:
     """The median of cold/bare over the runs of one round (bare, bare-minimal, cold):
     the machine changes speed between runs, seldom within a round, so each round's
     ratio cancels most of it."""
-    return round(statistics.median(c / b for c, b in zip(cold, bare)), 2)
+    return round(statistics.median(c / b for c, b in zip(cold, bare, strict=True)), 2)
 
 
 def cold_runs(sample: Path, runs: int) -> dict[str, list[int]]:
@@ -424,8 +435,12 @@ def prepare(workdir: Path, n: int, seed: int) -> dict[str, Path]:
 
     from reader.opening import open_library
 
-    paths = {"sample": workdir / "sample", "big": workdir / f"lib-{n}-{seed}", "small": workdir / "lib-19",
-             "json": workdir / f"import-{n}-{seed}.json"}
+    paths = {
+        "sample": workdir / "sample",
+        "big": workdir / f"lib-{n}-{seed}",
+        "small": workdir / "lib-19",
+        "json": workdir / f"import-{n}-{seed}.json",
+    }
     if not (paths["sample"] / "papers.json").exists():
         open_library(paths["sample"]).folder.close()  # seeds the bundled sample
     for key, size in (("big", n), ("small", 19)):
@@ -433,7 +448,9 @@ def prepare(workdir: Path, n: int, seed: int) -> dict[str, Path]:
             log(f"generating {size:,} papers in {paths[key]}")
             generate.write_library(paths[key], size, seed)
     if not paths["json"].exists():
-        paths["json"].write_text(json.dumps(generate.import_json(generate.make_papers(n, seed))), encoding="utf-8")
+        paths["json"].write_text(
+            json.dumps(generate.import_json(generate.make_papers(n, seed))), encoding="utf-8"
+        )
     return paths
 
 
@@ -470,9 +487,14 @@ def main(argv: list[str] | None = None) -> None:
     log("bare window, cold start (bundled sample), open")
     runs = cold_runs(paths["sample"], COLD_RUNS)
     bare, bare_minimal, cold = runs["bare"], runs["bare_minimal"], runs["cold"]
-    first_open = run_child("open", str(paths["big"]))  # no snapshot yet: papers.json, then writes one
+    first_open = run_child(
+        "open", str(paths["big"])
+    )  # no snapshot yet: papers.json, then writes one
     if "snapshot_idle_ms" in first_open:
-        log(f"first open: snapshot written in {first_open['snapshot_idle_ms']} ms after the first paint")
+        log(
+            f"first open: snapshot written in {first_open['snapshot_idle_ms']} ms "
+            "after the first paint"
+        )
     opened = [run_child("open", str(paths["big"])) for _ in range(2)]
     log("typing and selecting (index warmed after the first paint), then before it is warm")
     used = run_child("interact", str(paths["big"]))
@@ -513,7 +535,9 @@ def main(argv: list[str] | None = None) -> None:
         "cold_vs_bare_paired": paired_ratio(cold, bare),
         "bare_minimal_ms": min(bare_minimal),
         "cold_vs_bare_minimal": round(min(cold) / min(bare_minimal), 2),
-        "save_vs_small": round(statistics.median(big / small for big, small in saves), 2),  # (paired)
+        "save_vs_small": round(
+            statistics.median(big / small for big, small in saves), 2
+        ),  # (paired)
         "papers_json_mb": round(json_mb, 1),
         "rss_vs_json": round(rss_mb / json_mb, 2),
         "index_warm_ms": used.get("index_warm_ms"),

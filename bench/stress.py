@@ -36,10 +36,13 @@ def kills(n: int, workdir: Path, seed: int) -> dict[str, object]:
         for i in range(n):
             harness.kill_once(max_delay_s=0.08)
             if (i + 1) % 100 == 0:
-                log(f"  {i + 1} kills, {harness.report.acknowledged} acknowledged, "
-                    f"{harness.report.lost} lost, {harness.report.torn_injected} torn journal lines left "
+                log(
+                    f"  {i + 1} kills, {harness.report.acknowledged} acknowledged, "
+                    f"{harness.report.lost} lost, "
+                    f"{harness.report.torn_injected} torn journal lines left "
                     f"before a saver, {harness.report.folded_not_emptied} kills between a fold and "
-                    "emptying the journal")
+                    "emptying the journal"
+                )
     finally:
         harness.close()
     return {**harness.report.as_dict(), "seconds": round(time.perf_counter() - start, 1)}
@@ -54,8 +57,10 @@ def two_writers(runs: int, updates: int, workdir: Path) -> dict[str, object]:
         total += int(result["updates"])
         lost += int(result["lost"])
         problems += result["problems"]
-        log(f"  run {run + 1} (journal folded past {fold_bytes} bytes): "
-            f"{result['updates']} updates, {result['lost']} lost")
+        log(
+            f"  run {run + 1} (journal folded past {fold_bytes} bytes): "
+            f"{result['updates']} updates, {result['lost']} lost"
+        )
     return {"runs": runs, "updates": total, "lost": lost, "problems": problems[:10]}
 
 

@@ -8,8 +8,9 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from reader import __version__, paths
 from reader.core.library import Library, UnknownPaper
@@ -96,10 +97,17 @@ def _open(args: argparse.Namespace, *, defer_snapshot: bool = False) -> OpenedLi
 
 def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
     paper, ann = lib.paper(pid), lib.annotation(pid)
-    data = paper.to_dict() if full else {
-        "id": paper.id, "title": paper.title, "authors": list(paper.authors),
-        "venue": paper.venue, "year": paper.year,
-    }
+    data = (
+        paper.to_dict()
+        if full
+        else {
+            "id": paper.id,
+            "title": paper.title,
+            "authors": list(paper.authors),
+            "venue": paper.venue,
+            "year": paper.year,
+        }
+    )
     data.update(status=ann.status.value, tags=list(ann.tags))
     if full:
         data.update(
@@ -241,8 +249,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from reader.core.library import SaveFailed
     from reader.store.storage import StorageError
 
-    handler = (COMMANDS.get(args.command) or cli_transfer.COMMANDS.get(args.command)
-               or cli_backup.COMMANDS[args.command])
+    handler = (
+        COMMANDS.get(args.command)
+        or cli_transfer.COMMANDS.get(args.command)
+        or cli_backup.COMMANDS[args.command]
+    )
     try:
         if handler is cli_transfer.cmd_import:
             cli_transfer.import_with_snapshot(_open(args, defer_snapshot=True), args)

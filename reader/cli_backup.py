@@ -54,15 +54,23 @@ def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
                 count: int | None = backups.check(info)
             except DamagedFileError:
                 count = None
-            rows.append({"name": info.name, "taken": info.taken.isoformat(),
-                         "reason": info.reason, "annotations": count})
+            rows.append(
+                {
+                    "name": info.name,
+                    "taken": info.taken.isoformat(),
+                    "reason": info.reason,
+                    "annotations": count,
+                }
+            )
         if args.json:
             _print_json(rows)
             return
         if not rows:
             print(f"no backups yet in {backups.dir}", file=sys.stderr)
         for row in rows:
-            count_text = "damaged" if row["annotations"] is None else f"{row['annotations']} annotations"
+            count_text = (
+                "damaged" if row["annotations"] is None else f"{row['annotations']} annotations"
+            )
             print(f"{row['name']}\t{row['reason']}\t{count_text}")
         return
     try:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from reader.core.library import Library
 
@@ -23,8 +24,12 @@ def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None
 
     p = command("export", "export papers with their annotations")
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS)
-    p.add_argument("-o", "--output", metavar="PATH",
-                   help="file (a folder for markdown); standard output when absent")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="file (a folder for markdown); standard output when absent",
+    )
     p.add_argument("query", nargs="*", help="only papers matching this query")
 
 
@@ -65,9 +70,9 @@ def import_with_snapshot(opened: OpenedLibrary, args: argparse.Namespace) -> Non
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> None:
     from reader.cli import CliError
-    from reader.exporting import export_to, export_text
     from reader.core.index import SearchIndex
     from reader.core.query import parse
+    from reader.exporting import export_text, export_to
 
     ids = SearchIndex(lib).filter(parse(" ".join(args.query)))
     if args.output:

@@ -25,8 +25,10 @@ class ImportReport:
     notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        text = (f"{', '.join(self.files)}: {self.added} added, {self.updated} updated, "
-                f"{self.unchanged} unchanged, {len(self.skipped)} skipped")
+        text = (
+            f"{', '.join(self.files)}: {self.added} added, {self.updated} updated, "
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+        )
         if self.annotations:
             text += f", {self.annotations} annotations restored"
         return "\n".join([text, *self.notes])

@@ -24,8 +24,13 @@ class OpenedLibrary:
     """The library, its folder, and what to tell the user about opening it. (A plain
     class: a dataclass is ~1 ms of the program's start.)"""
 
-    def __init__(self, library: Library, folder: LibraryFolder, messages: list[str] | None = None,
-                 notices: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        library: Library,
+        folder: LibraryFolder,
+        messages: list[str] | None = None,
+        notices: list[str] | None = None,
+    ) -> None:
         self.library = library
         self.folder = folder
         #: problems the user must be told about (a damaged file recovered, read-only...)
@@ -82,7 +87,9 @@ def _open(folder: Path, seed: bool, defer_snapshot: bool) -> OpenedLibrary:
     elif seed and store.is_empty():
         papers = sample_papers()
         store.add_papers(papers)
-        notices.append(f"New library in {folder}: added the {len(papers)} papers of the bundled sample.")
+        notices.append(
+            f"New library in {folder}: added the {len(papers)} papers of the bundled sample."
+        )
     if not read_only and ANNOTATIONS_FILE not in store.unreadable:
         messages.extend(migrate(store))
     library = Library(store)

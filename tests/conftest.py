@@ -20,7 +20,6 @@ settings.register_profile("ci", derandomize=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-
 @pytest.fixture(scope="session")
 def qapp_args(pytestconfig):
     """The program's own Qt arguments (reader.ui.app.make_qapplication): the tests see

@@ -49,8 +49,8 @@ def make_anchor(text: str, start: int, end: int) -> Anchor | None:
         return None
     return Anchor(
         quote=text[start:end],
-        prefix=text[max(0, start - CONTEXT_CHARS):start],
-        suffix=text[end:end + CONTEXT_CHARS],
+        prefix=text[max(0, start - CONTEXT_CHARS) : start],
+        suffix=text[end : end + CONTEXT_CHARS],
     )
 
 
@@ -61,7 +61,7 @@ def _squeeze(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     pos = 0
     for m in _SPACE.finditer(text):
-        out.append(text[pos:m.start()])
+        out.append(text[pos : m.start()])
         where.extend(range(pos, m.start()))
         out.append(" ")
         where.append(m.start())
@@ -74,7 +74,7 @@ def _squeeze(text: str) -> tuple[str, list[int]]:
 def _common_tail(a: str, b: str) -> int:
     """How many characters `a` and `b` share at their ends."""
     n = 0
-    for x, y in zip(reversed(a), reversed(b)):
+    for x, y in zip(reversed(a), reversed(b), strict=False):
         if x != y:
             break
         n += 1
@@ -83,7 +83,7 @@ def _common_tail(a: str, b: str) -> int:
 
 def _common_head(a: str, b: str) -> int:
     n = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         n += 1
@@ -112,8 +112,9 @@ def locate(text: str, anchor: Anchored) -> tuple[int, int] | None:
 
         def agreement(at: int) -> int:
             after = at + len(quote)
-            return (_common_tail(prefix, squeezed[max(0, at - len(prefix)):at])
-                    + _common_head(suffix, squeezed[after:after + len(suffix)]))
+            return _common_tail(prefix, squeezed[max(0, at - len(prefix)) : at]) + _common_head(
+                suffix, squeezed[after : after + len(suffix)]
+            )
 
         best = max(found, key=agreement)  # max() keeps the first of equals
     return where[best], where[best + len(quote) - 1] + 1

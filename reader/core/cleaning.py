@@ -54,8 +54,14 @@ def clean_highlight(h: Highlight) -> Highlight:
         return clean_text(text, limit=MAX_HIGHLIGHT_CHARS)
 
     return dataclasses.replace(
-        h, quote=c(h.quote), prefix=c(h.prefix), suffix=c(h.suffix), comment=c(h.comment),
-        color=c(h.color), id=c(h.id), created=c(h.created),
+        h,
+        quote=c(h.quote),
+        prefix=c(h.prefix),
+        suffix=c(h.suffix),
+        comment=c(h.comment),
+        color=c(h.color),
+        id=c(h.id),
+        created=c(h.created),
     )
 
 
@@ -103,7 +109,11 @@ def _plain_json() -> int:
     written as JSON."""
     import orjson
 
-    return int(orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS)
+    return int(
+        orjson.OPT_PASSTHROUGH_DATACLASS
+        | orjson.OPT_PASSTHROUGH_DATETIME
+        | orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
 
 
 def _refuse_non_finite(value: object) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from reader.core.library import Library
 from reader.core.models import Status
@@ -15,8 +15,13 @@ class Facets:
 
     __slots__ = ("status", "tags", "venue", "year")
 
-    def __init__(self, status: Counter[str] | None = None, tags: Counter[str] | None = None,
-                 venue: Counter[str] | None = None, year: Counter[int] | None = None) -> None:
+    def __init__(
+        self,
+        status: Counter[str] | None = None,
+        tags: Counter[str] | None = None,
+        venue: Counter[str] | None = None,
+        year: Counter[int] | None = None,
+    ) -> None:
         self.status = Counter() if status is None else status
         #: every tag and every parent of a hierarchical tag ("method" for
         #: "method/diffusion"), counting each paper once per node
@@ -26,7 +31,7 @@ class Facets:
 
 
 def tag_ancestors(tag: str) -> list[str]:
-    """"a/b/c" -> ["a", "a/b", "a/b/c"]."""
+    """ "a/b/c" -> ["a", "a/b", "a/b/c"]."""
     parts = tag.split("/")
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 

@@ -37,7 +37,9 @@ MAKE_PART = 20_000
 UNCOVERED_MAX = 2_000
 #: the keys of each facet's grouping among the derived values (SearchIndex._derive)
 _GROUPS = {"tag": "tag_nodes", "venue": ("values", "venue"), "year": ("values", "year")}
-_CATALOGUE_ONLY = frozenset({_GROUPS["venue"], _GROUPS["year"], "abstract"})  # (of the catalogue alone)
+_CATALOGUE_ONLY = frozenset(
+    {_GROUPS["venue"], _GROUPS["year"], "abstract"}
+)  # (of the catalogue alone)
 
 
 class SearchIndex:
@@ -45,15 +47,18 @@ class SearchIndex:
     update(). Call warm() in idle time until it returns True: search is exact either
     way, and fast for any term once warm."""
 
-    def __init__(self, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None) -> None:
+    def __init__(
+        self, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None
+    ) -> None:
         """`spill` makes the (unnamed) file keyed texts are written to, else kept in
         memory; `saved` keeps the built indexes of big catalogues for next time."""
         self._lib, self._spill, self._saved = library, spill, saved
         run_steps(self._made())
 
     @classmethod
-    def in_steps(cls, library: Library, spill: Spill | None = None,
-                 saved: SavedIndexes | None = None) -> Generator[None, None, SearchIndex]:
+    def in_steps(
+        cls, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None
+    ) -> Generator[None, None, SearchIndex]:
         """The index made a part at a time (~15 ms each at 100k papers): a generator that
         yields between the parts and returns the index. The papers are read at the first
         part, the annotations at a later one: edits made meanwhile are for update()."""
@@ -133,13 +138,26 @@ class SearchIndex:
         # what the catalogue alone decides (venue and year groups, ~0.1 s at 100k papers)
         # outlives edits of what the user wrote (marking papers read while triaging), and
         # what tags decide (their facet's nodes, ~30 ms) edits that leave tags alone
-        kept = set() if catalogue or gone else {k for k in self._derived if k in _CATALOGUE_ONLY or (
-            not retagged and (k == _GROUPS["tag"] or (isinstance(k, tuple) and k[0] == "tag")))}
+        kept = (
+            set()
+            if catalogue or gone
+            else {
+                k
+                for k in self._derived
+                if k in _CATALOGUE_ONLY
+                or (
+                    not retagged
+                    and (k == _GROUPS["tag"] or (isinstance(k, tuple) and k[0] == "tag"))
+                )
+            }
+        )
         self._derived = {k: v for k, v in self._derived.items() if k in kept}
         moved = bits_of(rewritten, n)
         for line, tokens in list(self._tokens.items()):
             tokens.covered &= ~moved
-            if tokens.ready and (self._alive & ~tokens.covered).bit_count() > max(UNCOVERED_MAX, n // 8):
+            if tokens.ready and (self._alive & ~tokens.covered).bit_count() > max(
+                UNCOVERED_MAX, n // 8
+            ):
                 del self._tokens[line]  # too much is left to scanning: warm() builds it again
 
     def prepare(self, seconds: float | None = None, deadline: float | None = None) -> bool:
@@ -147,11 +165,17 @@ class SearchIndex:
         (or until `deadline`; neither: all); True once a search waits for neither (a
         search not yet ready does them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
         deadline = deadline if seconds is None else time.perf_counter() + seconds
-        return self._user.settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
+        return (
+            self._user.settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
+        )
 
     @property
     def prepared(self) -> bool:  # (prepare() has nothing left to do)
-        return self._user.settled and (self._saving is None or self._saving.looked) and self._texts.complete
+        return (
+            self._user.settled
+            and (self._saving is None or self._saving.looked)
+            and self._texts.complete
+        )
 
     def warm(self, seconds: float | None = None) -> bool:
         """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
@@ -168,7 +192,9 @@ class SearchIndex:
                 return not busy
         for line in (0, 1, None):  # the small ones first
             if (tokens := self._tokens.get(line)) is None:
-                tokens = self._tokens[line] = TokenIndex(texts.built, texts.part(line, ahead=True), len(texts.log))
+                tokens = self._tokens[line] = TokenIndex(
+                    texts.built, texts.part(line, ahead=True), len(texts.log)
+                )
             if not tokens.ready:
                 if not tokens.step(deadline):
                     return False
@@ -223,7 +249,9 @@ class SearchIndex:
 
     def count(self, query: Query) -> int:
         """How many papers match `query` (filter()'s length, without a list)."""
-        return (self._alive if query.tree is None else self._eval(query.tree, self._alive)).bit_count()
+        return (
+            self._alive if query.tree is None else self._eval(query.tree, self._alive)
+        ).bit_count()
 
     def count_status(self, ids: Sequence[str], status: Status) -> int:
         """How many of `ids` have `status`; cheap for the lists filter() returned."""
@@ -242,9 +270,15 @@ class SearchIndex:
         self._user.settle()
         bits, _exact = self._lists.bits_of_ids(ids, self._alive)
         if field == "status":
-            return Counter({s.value: (bits & self._status_bits(code)).bit_count() for s, code in
-                            zip(Status, STATUS.values())})
-        counts = ((v, (bits & members).bit_count()) for v, members in self._groups(field).items() if v)
+            return Counter(
+                {
+                    s.value: (bits & self._status_bits(code)).bit_count()
+                    for s, code in zip(Status, STATUS.values(), strict=True)
+                }
+            )
+        counts = (
+            (v, (bits & members).bit_count()) for v, members in self._groups(field).items() if v
+        )
         return Counter({value: count for value, count in counts if count})
 
     def prepare_tallies(self) -> bool:
@@ -259,7 +293,10 @@ class SearchIndex:
     def _groups(self, field: str) -> dict[Any, int]:
         """The records of each tag (and of its parents), venue or year: grouped once."""
         if field == "tag":
-            return self._derive(_GROUPS[field], lambda: self._user.tag_nodes(lambda r: self._lib.tags(self._given[r])))
+            return self._derive(
+                _GROUPS[field],
+                lambda: self._user.tag_nodes(lambda r: self._lib.tags(self._given[r])),
+            )
         return self._values(field)
 
     def _eval(self, node: Node, cand: int) -> int:
@@ -339,18 +376,27 @@ class SearchIndex:
                     covered = tokens.match(word, covered, scan) if covered else 0
                 found = scan(term, covered)
         found |= texts.scan(term, rest, line)
-        if line is None and (noted := cand & ~found & self._derive(  # papers the user wrote on
-                "noted", lambda: bits_of(self._user.notes, len(self._ids)))):
+        if line is None and (
+            noted := cand
+            & ~found
+            & self._derive(  # papers the user wrote on
+                "noted", lambda: bits_of(self._user.notes, len(self._ids))
+            )
+        ):
             notes = self._user.notes
-            found |= bits_of((r for r in rids(noted, len(self._ids)) if term in notes[r]), len(self._ids))
+            found |= bits_of(
+                (r for r in rids(noted, len(self._ids)) if term in notes[r]), len(self._ids)
+            )
         return found
 
     def _scan_whole(self, term: bytes, cand: int) -> int:
         """The records of `cand` whose whole text (catalogue, then what the user wrote)
         contains `term`."""
         text, notes = self._texts.text, self._user.notes
-        whole = ((r, text(r) + b"\n" + notes[r] if r in notes else text(r))
-                 for r in rids(cand, len(self._ids)))
+        whole = (
+            (r, text(r) + b"\n" + notes[r] if r in notes else text(r))
+            for r in rids(cand, len(self._ids))
+        )
         return bits_of((r for r, subject in whole if term in subject), len(self._ids))
 
     def _derive(self, name: Hashable, make: Callable[[], Any]) -> Any:
@@ -360,7 +406,9 @@ class SearchIndex:
         return self._derived[name]
 
     def _status_bits(self, code: int) -> int:
-        return self._derive(("status", code), lambda: pack(self._user.status.translate(one_of(code))) & self._alive)
+        return self._derive(
+            ("status", code), lambda: pack(self._user.status.translate(one_of(code))) & self._alive
+        )
 
     def _field(self, node: Field, cand: int) -> int:
         name, value, n = node.name, node.key, len(self._ids)
@@ -370,16 +418,31 @@ class SearchIndex:
             abstracts = (p.abstract for p in self._papers)
             return cand & self._derive(value, lambda: pack(bytes(map(bool, abstracts))))
         if name == "has":
-            return cand & self._derive(("has", value), lambda: bits_of(self._user.has[value], n)) if value else 0
+            return (
+                cand & self._derive(("has", value), lambda: bits_of(self._user.has[value], n))
+                if value
+                else 0
+            )
         if name == "tag":
             prefix = value + "/"
             tagged = self._user.tags.items()
-            return cand & self._derive(("tag", value), lambda: bits_of(
-                (r for r, tags in tagged if any(t == value or t.startswith(prefix) for t in tags)), n))
+            return cand & self._derive(
+                ("tag", value),
+                lambda: bits_of(
+                    (
+                        r
+                        for r, tags in tagged
+                        if any(t == value or t.startswith(prefix) for t in tags)
+                    ),
+                    n,
+                ),
+            )
         if name == "year":
             lo, hi = node.lo, node.hi
-            return cand & self._group("year", lambda y: y is not None and (
-                lo is None or lo <= y) and (hi is None or y <= hi))
+            return cand & self._group(
+                "year",
+                lambda y: y is not None and (lo is None or lo <= y) and (hi is None or y <= hi),
+            )
         if name == "venue":
             return cand & self._group("venue", lambda v: value in search_key(v))
         if "\n" in value:  # author and title are one line
@@ -388,8 +451,9 @@ class SearchIndex:
 
     def _values(self, field: str) -> dict[Any, int]:
         """The records of each value of `field` ("venue" or "year"), grouped once."""
-        return self._derive(_GROUPS[field], lambda: groups(
-            list(map(attrgetter(field), self._papers)), self._alive))
+        return self._derive(
+            _GROUPS[field], lambda: groups(list(map(attrgetter(field), self._papers)), self._alive)
+        )
 
     def _group(self, field: str, test: Callable[[Any], bool]) -> int:
         """The records whose value of `field` (year, venue) passes `test`."""

@@ -34,12 +34,15 @@ class SavedIndexes(Protocol):
         """The texts file and state saved under `digest`, or None: read a few ms of
         work per step (a generator that returns them)."""
 
-    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> Generator[None, None, None]:
+    def save(
+        self, digest: bytes, texts: BinaryIO, length: int, state: Any
+    ) -> Generator[None, None, None]:
         """Keep the first `length` bytes of `texts` and `state` under `digest`, a few
         ms of work per step (`texts` may be read elsewhere between steps, not changed)."""
 
-    def build_elsewhere(self, digest: bytes, texts: BinaryIO, length: int, starts: bytes,
-                        ends: bytes) -> Builder | None:
+    def build_elsewhere(
+        self, digest: bytes, texts: BinaryIO, length: int, starts: bytes, ends: bytes
+    ) -> Builder | None:
         """Have another process build the token indexes of `texts` and save them
         under `digest`; None if it cannot be done."""
 
@@ -62,8 +65,11 @@ class Digest:
         # SHA-256: twice BLAKE2b's speed where the CPU has SHA instructions (130 MB of
         # fields at 100k papers: ~0.1 s against ~0.24 s here)
         self._hash = hashlib.sha256()
-        self._hash.update(repr((FORMAT, __version__, sys.version_info[:2], unicodedata.unidata_version,
-                                self.n)).encode())
+        self._hash.update(
+            repr(
+                (FORMAT, __version__, sys.version_info[:2], unicodedata.unidata_version, self.n)
+            ).encode()
+        )
         self._done = 0
         self.value: bytes | None = None
 
@@ -72,7 +78,9 @@ class Digest:
             chunk = self.papers[self._done : self._done + DIGEST_CHUNK]
             # marshal's version 0 marks no string interned and refers back to none:
             # the same fields give the same bytes in any process
-            self._hash.update(marshal.dumps([(p.id, p.title, p.authors, p.abstract) for p in chunk], 0))
+            self._hash.update(
+                marshal.dumps([(p.id, p.title, p.authors, p.abstract) for p in chunk], 0)
+            )
             self._done += len(chunk)
             if deadline is not None and time.perf_counter() > deadline and self._done < self.n:
                 return False
@@ -80,7 +88,9 @@ class Digest:
         return True
 
 
-def saved_state(length: int, starts: bytes, ends: bytes, tokens: dict[Line, TokenIndex]) -> tuple[Any, ...]:
+def saved_state(
+    length: int, starts: bytes, ends: bytes, tokens: dict[Line, TokenIndex]
+) -> tuple[Any, ...]:
     """What is saved beside the texts' file (FORMAT): their layout and the token
     tables of each line (here, and in the builder process: reader.store.index_builder)."""
     return (length, starts, ends, {line: tokens[line].state() for line in (0, 1, None)})
@@ -105,7 +115,9 @@ class Saving:
     def _unchanged(self, texts: CatalogueTexts) -> bool:
         return not self.edited and not texts.log and self._digest.n == len(self._digest.papers)
 
-    def take_up(self, texts: CatalogueTexts, deadline: float | None) -> dict[Line, TokenIndex] | None:
+    def take_up(
+        self, texts: CatalogueTexts, deadline: float | None
+    ) -> dict[Line, TokenIndex] | None:
         """Once the digest is made (looked is then True; call again while not):
         the saved token indexes, `texts` reading the saved texts; None if none are
         saved for these papers."""
@@ -122,8 +134,9 @@ class Saving:
             self.looked, self._loading = True, None
         return tokens
 
-    def _taken_up(self, texts: CatalogueTexts, loading: Generator[None, None, tuple[BinaryIO, Any] | None]
-                  ) -> Generator[None, None, dict[Line, TokenIndex] | None]:
+    def _taken_up(
+        self, texts: CatalogueTexts, loading: Generator[None, None, tuple[BinaryIO, Any] | None]
+    ) -> Generator[None, None, dict[Line, TokenIndex] | None]:
         """The saved token indexes, read by `loading` (the store's steps), then made a
         line a step (~10-30 ms each at 100k papers), `texts` reading the saved texts;
         None if they cannot be (or papers were edited meanwhile)."""
@@ -165,18 +178,26 @@ class Saving:
                 return False, None
             self._tried = True
             file, length, starts, ends = texts.saved_form(lend=True)
-            self._builder = self._store.build_elsewhere(self._digest.value, file, length, starts, ends)
+            self._builder = self._store.build_elsewhere(
+                self._digest.value, file, length, starts, ends
+            )
             if self._builder is None:
                 return False, None
         status = self._builder.poll()
         if status is None:
             return True, None
         self._builder = None
-        tokens = run_steps(self._taken_up(texts, self._store.load(self._digest.value)))[1] if status == 0 else None
+        tokens = (
+            run_steps(self._taken_up(texts, self._store.load(self._digest.value)))[1]
+            if status == 0
+            else None
+        )
         self.done = tokens is not None
         return False, tokens
 
-    def save(self, texts: CatalogueTexts, tokens: dict[Line, TokenIndex], deadline: float | None) -> bool:
+    def save(
+        self, texts: CatalogueTexts, tokens: dict[Line, TokenIndex], deadline: float | None
+    ) -> bool:
         """Save what was built from these papers, a slice at a time until `deadline`
         (None: all); True once saved or given up (the papers changed meanwhile)."""
         if self.done or self._digest.value is None:
@@ -186,8 +207,9 @@ class Saving:
             return True
         if self._saving is None:
             file, length, starts, ends = texts.saved_form()
-            self._saving = self._store.save(self._digest.value, file, length,
-                                            saved_state(length, starts, ends, tokens))
+            self._saving = self._store.save(
+                self._digest.value, file, length, saved_state(length, starts, ends, tokens)
+            )
         if not run_steps(self._saving, deadline)[0]:
             return False
         self._saving, self.done = None, True

@@ -90,7 +90,9 @@ class Library:
     def __init__(self, store: LibraryStore) -> None:
         self._store = store
         papers = store.load_papers()
-        self._papers: dict[str, Paper] = dict(zip(map(attrgetter("id"), papers), papers))
+        self._papers: dict[str, Paper] = dict(
+            zip(map(attrgetter("id"), papers), papers, strict=True)
+        )
         self._annotations: dict[str, Annotation] = store.load_annotations()
         self._listeners: list[Listener] = []
         #: field changes per paper that are in memory but not yet on disk (None: delete)
@@ -152,7 +154,9 @@ class Library:
 
     def tag_counts(self) -> Counter[str]:
         papers = self._papers  # (counted in one pass: 100,000 tagged papers after a bulk edit)
-        return Counter(chain.from_iterable(a.tags for a in self._annotations.values() if a.paper_id in papers))
+        return Counter(
+            chain.from_iterable(a.tags for a in self._annotations.values() if a.paper_id in papers)
+        )
 
     def status_counts(self) -> Counter[Status]:
         counts: Counter[Status] = Counter({s: 0 for s in Status})
@@ -165,9 +169,16 @@ class Library:
         (a paper without one is unread)."""
         papers = self._papers
         if status is Status.UNREAD:
-            return len(papers) - sum(1 for ann in self._annotations.values()
-                                     if ann.status is not Status.UNREAD and ann.paper_id in papers)
-        return sum(1 for ann in self._annotations.values() if ann.status is status and ann.paper_id in papers)
+            return len(papers) - sum(
+                1
+                for ann in self._annotations.values()
+                if ann.status is not Status.UNREAD and ann.paper_id in papers
+            )
+        return sum(
+            1
+            for ann in self._annotations.values()
+            if ann.status is status and ann.paper_id in papers
+        )
 
     # -- listeners --------------------------------------------------------
 
@@ -193,9 +204,13 @@ class Library:
 
     def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
         gone = {normalise_tag(t).casefold() for t in tags}
-        self._edit_tags(paper_ids, lambda old: {"tags": tuple(t for t in old if t.casefold() not in gone)})
+        self._edit_tags(
+            paper_ids, lambda old: {"tags": tuple(t for t in old if t.casefold() not in gone)}
+        )
 
-    def _edit_tags(self, paper_ids: Iterable[str], edit: Callable[[tuple[str, ...]], dict[str, Any]]) -> None:
+    def _edit_tags(
+        self, paper_ids: Iterable[str], edit: Callable[[tuple[str, ...]], dict[str, Any]]
+    ) -> None:
         """Edit each paper's tags by `edit(its tags)`, worked out once per set of tags
         (a bulk edit of 100,000 papers meets a few dozen)."""
         edited = functools.cache(edit)
@@ -207,7 +222,8 @@ class Library:
         """Papers tagged `tag` or one of its children (`tag/...`), case-insensitive."""
         key = normalise_tag(tag).casefold()
         return [
-            pid for pid, ann in self._annotations.items()
+            pid
+            for pid, ann in self._annotations.items()
             if pid in self._papers
             and any(t.casefold() == key or t.casefold().startswith(key + "/") for t in ann.tags)
         ]
@@ -223,20 +239,32 @@ class Library:
             key = tag.casefold()
             if key == old_key:
                 return new
-            return new + tag[len(old_key):] if key.startswith(old_key + "/") else tag
+            return new + tag[len(old_key) :] if key.startswith(old_key + "/") else tag
 
-        self._edit({pid: {"tags": tuple(clean_tags(renamed(t) for t in self.tags(pid)))}
-                    for pid in self.papers_with_tag(old)})
+        self._edit(
+            {
+                pid: {"tags": tuple(clean_tags(renamed(t) for t in self.tags(pid)))}
+                for pid in self.papers_with_tag(old)
+            }
+        )
         colours = self.prefs.tag_colours()
-        moved = {renamed(t): c for t, c in colours.items() if renamed(t) not in colours or t == renamed(t)}
+        moved = {
+            renamed(t): c
+            for t, c in colours.items()
+            if renamed(t) not in colours or t == renamed(t)
+        }
         if moved != colours:
             self.set_tag_colours(moved)
 
     def delete_tag(self, tag: str) -> None:
         """Remove exactly this tag from every paper (children stay), as one write."""
         key = normalise_tag(tag).casefold()
-        self._edit({pid: {"tags": tuple(t for t in self.tags(pid) if t.casefold() != key)}
-                    for pid in self.papers_with_tag(tag)})
+        self._edit(
+            {
+                pid: {"tags": tuple(t for t in self.tags(pid) if t.casefold() != key)}
+                for pid in self.papers_with_tag(tag)
+            }
+        )
         colours = self.prefs.tag_colours()
         if any(t.casefold() == key for t in colours):
             self.set_tag_colours({t: c for t, c in colours.items() if t.casefold() != key})
@@ -386,6 +414,8 @@ class Library:
         self._annotations = fresh
         if not changed and not prefs_changed:
             return None
-        change = Change(frozenset(changed), _ALL_FIELDS | {"prefs"} if prefs_changed else _ALL_FIELDS)
+        change = Change(
+            frozenset(changed), _ALL_FIELDS | {"prefs"} if prefs_changed else _ALL_FIELDS
+        )
         self._announce(change)
         return change

@@ -80,7 +80,7 @@ class TitleCatalogue:
         papers = self._papers = self._library.papers() if self._papers is None else self._papers
         deadline = None if seconds is None else time.perf_counter() + seconds
         while self._done < len(papers):
-            chunk = papers[self._done:self._done + CHUNK]
+            chunk = papers[self._done : self._done + CHUNK]
             titles = [p.title if "\n" not in p.title else " ".join(p.title.split()) for p in chunk]
             # the TeX source and its symbols: "theta" and "Θ" both match $\Theta$
             lines = [with_symbols(t) if "$" in t or "\\" in t else t for t in titles]
@@ -89,7 +89,7 @@ class TitleCatalogue:
             self._starts.extend(self._size + m.end() for m in _NEWLINE.finditer(key))
             self._size += len(key) + 1
             self._parts.append(key)
-            for title, paper in zip(titles, chunk):
+            for title, paper in zip(titles, chunk, strict=True):
                 self._by_title.setdefault(title, paper.id)
             self._done += len(chunk)
             if deadline is not None and time.perf_counter() > deadline:

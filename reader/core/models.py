@@ -6,14 +6,14 @@ import dataclasses
 import functools
 import operator
 from collections.abc import Iterable, Mapping
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from reader.core.normalise import normalise_tags
 from reader.core.records import record
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The reader's own progress on a paper. Never a tag."""
 
     UNREAD = "unread"
@@ -21,7 +21,7 @@ class Status(str, Enum):
     READ = "read"
 
     @classmethod
-    def parse(cls, value: str) -> "Status":
+    def parse(cls, value: str) -> Status:
         """Return the status named by `value` (case-insensitive) or raise ValueError."""
         try:
             return cls(value.strip().lower())
@@ -57,10 +57,23 @@ class Paper:
     #: ISO 8601 UTC time the paper entered the library
     added: str = ""
 
-    def __init__(self, id: str, title: str, authors: tuple[str, ...] = (), abstract: str = "",
-                 venue: str = "", year: int | None = None, url: str = "", presentation: str = "",
-                 track: str = "", doi: str = "", arxiv: str = "", source: str = "",
-                 title_derived: bool = False, added: str = "") -> None:
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        authors: tuple[str, ...] = (),
+        abstract: str = "",
+        venue: str = "",
+        year: int | None = None,
+        url: str = "",
+        presentation: str = "",
+        track: str = "",
+        doi: str = "",
+        arxiv: str = "",
+        source: str = "",
+        title_derived: bool = False,
+        added: str = "",
+    ) -> None:
         put = object.__setattr__
         put(self, "id", id)
         put(self, "title", title)
@@ -80,22 +93,33 @@ class Paper:
     def to_dict(self) -> dict[str, Any]:
         # written out rather than dataclasses.asdict(): imports call this 100,000 times
         return {
-            "id": self.id, "title": self.title, "authors": list(self.authors),
-            "abstract": self.abstract, "venue": self.venue, "year": self.year, "url": self.url,
-            "presentation": self.presentation, "track": self.track, "doi": self.doi,
-            "arxiv": self.arxiv, "source": self.source, "title_derived": self.title_derived,
+            "id": self.id,
+            "title": self.title,
+            "authors": list(self.authors),
+            "abstract": self.abstract,
+            "venue": self.venue,
+            "year": self.year,
+            "url": self.url,
+            "presentation": self.presentation,
+            "track": self.track,
+            "doi": self.doi,
+            "arxiv": self.arxiv,
+            "source": self.source,
+            "title_derived": self.title_derived,
             "added": self.added,
         }
 
     @classmethod
-    def from_document(cls, pid: str, doc: Mapping[str, Any], pool: dict[str, str] | None = None) -> "Paper":
+    def from_document(
+        cls, pid: str, doc: Mapping[str, Any], pool: dict[str, str] | None = None
+    ) -> Paper:
         """from_dict for a papers.json document, whose id is its key: no copy of the
         document in the common case."""
         fast = _from_clean_dict(cls, pid, doc, pool)
         return fast if fast is not None else cls.from_dict({**doc, "id": pid}, pool)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], pool: dict[str, str] | None = None) -> "Paper":
+    def from_dict(cls, data: Mapping[str, Any], pool: dict[str, str] | None = None) -> Paper:
         """A Paper from a stored document; odd values are converted (None -> "",
         a number -> its text, a bad year -> None). Given `pool`, values that repeat
         across papers (venue, track, source...) are shared instead of copied: at 100k
@@ -104,7 +128,7 @@ class Paper:
         return fast if fast is not None else cls._from_any_dict(data)
 
     @classmethod
-    def _from_any_dict(cls, data: Mapping[str, Any]) -> "Paper":
+    def _from_any_dict(cls, data: Mapping[str, Any]) -> Paper:
         """from_dict's careful path: any mapping, every value converted."""
         year = data.get("year")
         try:
@@ -132,8 +156,21 @@ class Paper:
         )
 
 
-_get_fields = operator.itemgetter("title", "abstract", "venue", "url", "presentation", "track", "doi",
-                                  "arxiv", "source", "added", "authors", "year", "title_derived")
+_get_fields = operator.itemgetter(
+    "title",
+    "abstract",
+    "venue",
+    "url",
+    "presentation",
+    "track",
+    "doi",
+    "arxiv",
+    "source",
+    "added",
+    "authors",
+    "year",
+    "title_derived",
+)
 _STR = {str}
 
 
@@ -145,29 +182,91 @@ def _from_clean_dict(
     if cls is not Paper:
         return None
     try:
-        (title, abstract, venue, url, presentation, track, doi, arxiv, source, added, authors, year,
-         derived) = _get_fields(data)
+        (
+            title,
+            abstract,
+            venue,
+            url,
+            presentation,
+            track,
+            doi,
+            arxiv,
+            source,
+            added,
+            authors,
+            year,
+            derived,
+        ) = _get_fields(data)
     except (KeyError, TypeError):
         return None
-    if type(authors) is not list or type(derived) is not bool or not (year is None or type(year) is int):
+    if (
+        type(authors) is not list
+        or type(derived) is not bool
+        or not (year is None or type(year) is int)
+    ):
         return None
     names = tuple(authors)
-    if {*map(type, names), type(pid), type(title), type(abstract), type(venue), type(url),
-            type(presentation), type(track), type(doi), type(arxiv), type(source), type(added)} != _STR:
+    if {
+        *map(type, names),
+        type(pid),
+        type(title),
+        type(abstract),
+        type(venue),
+        type(url),
+        type(presentation),
+        type(track),
+        type(doi),
+        type(arxiv),
+        type(source),
+        type(added),
+    } != _STR:
         return None
     if pool is not None:  # the fields whose values repeat from paper to paper
         share = pool.setdefault
-        venue, presentation, track = share(venue, venue), share(presentation, presentation), share(track, track)
+        venue, presentation, track = (
+            share(venue, venue),
+            share(presentation, presentation),
+            share(track, track),
+        )
         source, added = share(source, source), share(added, added)
-    return paper_from_row((pid, title, names, abstract, venue, year, url, presentation, track, doi, arxiv,
-                           source, derived, added))
+    return paper_from_row(
+        (
+            pid,
+            title,
+            names,
+            abstract,
+            venue,
+            year,
+            url,
+            presentation,
+            track,
+            doi,
+            arxiv,
+            source,
+            derived,
+            added,
+        )
+    )
 
 
 def paper_row(paper: Paper) -> tuple[Any, ...]:
     """A Paper as a tuple of its fields in order (for a compact binary copy)."""
-    return (paper.id, paper.title, paper.authors, paper.abstract, paper.venue, paper.year, paper.url,
-            paper.presentation, paper.track, paper.doi, paper.arxiv, paper.source, paper.title_derived,
-            paper.added)
+    return (
+        paper.id,
+        paper.title,
+        paper.authors,
+        paper.abstract,
+        paper.venue,
+        paper.year,
+        paper.url,
+        paper.presentation,
+        paper.track,
+        paper.doi,
+        paper.arxiv,
+        paper.source,
+        paper.title_derived,
+        paper.added,
+    )
 
 
 def paper_from_row(row: tuple[Any, ...]) -> Paper:
@@ -186,9 +285,23 @@ class _PaperBuilder:
 
     __slots__ = Paper.__slots__
 
-    def __init__(self, id: str, title: str, authors: tuple[str, ...], abstract: str, venue: str,
-                 year: int | None, url: str, presentation: str, track: str, doi: str, arxiv: str,
-                 source: str, title_derived: bool, added: str) -> None:
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        authors: tuple[str, ...],
+        abstract: str,
+        venue: str,
+        year: int | None,
+        url: str,
+        presentation: str,
+        track: str,
+        doi: str,
+        arxiv: str,
+        source: str,
+        title_derived: bool,
+        added: str,
+    ) -> None:
         self.id = id
         self.title = title
         self.authors = authors
@@ -226,8 +339,16 @@ class Highlight:
     comment: str = ""
     created: str = ""
 
-    def __init__(self, id: str, quote: str, prefix: str = "", suffix: str = "",
-                 color: str = "yellow", comment: str = "", created: str = "") -> None:
+    def __init__(
+        self,
+        id: str,
+        quote: str,
+        prefix: str = "",
+        suffix: str = "",
+        color: str = "yellow",
+        comment: str = "",
+        created: str = "",
+    ) -> None:
         put = object.__setattr__
         put(self, "id", id)
         put(self, "quote", quote)
@@ -241,7 +362,7 @@ class Highlight:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Highlight":
+    def from_dict(cls, data: Mapping[str, Any]) -> Highlight:
         return cls(
             id=_str(data.get("id")),
             quote=_str(data.get("quote")),
@@ -266,9 +387,17 @@ class Annotation:
     created: str = ""
     modified: str = ""
 
-    def __init__(self, paper_id: str, status: Status = Status.UNREAD, tags: tuple[str, ...] = (),
-                 note: str = "", highlights: tuple[Highlight, ...] = (), rating: int = 0, created: str = "",
-                 modified: str = "") -> None:
+    def __init__(
+        self,
+        paper_id: str,
+        status: Status = Status.UNREAD,
+        tags: tuple[str, ...] = (),
+        note: str = "",
+        highlights: tuple[Highlight, ...] = (),
+        rating: int = 0,
+        created: str = "",
+        modified: str = "",
+    ) -> None:
         put = object.__setattr__
         put(self, "paper_id", paper_id)
         put(self, "status", status)
@@ -306,20 +435,26 @@ class Annotation:
         full = self.to_dict()
         return {name: full[name] for name in names}
 
-    def edited(self, paper_id: str, changes: Mapping[str, Any], stamp: str) -> "Annotation":
+    def edited(self, paper_id: str, changes: Mapping[str, Any], stamp: str) -> Annotation:
         """What this annotation (or NO_ANNOTATION) becomes as paper_id's with `changes`
         (field: value), modified at `stamp` and created then if it is new: as
         dataclasses.replace(), 3x faster (a bulk edit makes 100,000)."""
         get = changes.get
         new: Any = _AnnotationBuilder(
-            paper_id, get("status", self.status), get("tags", self.tags), get("note", self.note),
-            get("highlights", self.highlights), get("rating", self.rating), self.created or stamp, stamp,
+            paper_id,
+            get("status", self.status),
+            get("tags", self.tags),
+            get("note", self.note),
+            get("highlights", self.highlights),
+            get("rating", self.rating),
+            self.created or stamp,
+            stamp,
         )
         new.__class__ = Annotation
         return new  # type: ignore[no-any-return]
 
     @classmethod
-    def from_document(cls, pid: str, doc: Mapping[str, Any]) -> "Annotation":
+    def from_document(cls, pid: str, doc: Mapping[str, Any]) -> Annotation:
         """from_dict({**doc, "paper_id": pid}) for an annotations.json document, whose
         id is its key: a few times faster for one as we write it (a 100k library's
         annotations are read at every open)."""
@@ -327,18 +462,27 @@ class Annotation:
             status, tags, note, highlights, rating, created, modified = _get_annotation_fields(doc)
         except (KeyError, TypeError):
             status = None
-        if (type(status) is str and type(tags) is list and type(note) is str and highlights == []
-                and type(rating) is int and type(created) is str and type(modified) is str):
+        if (
+            type(status) is str
+            and type(tags) is list
+            and type(note) is str
+            and highlights == []
+            and type(rating) is int
+            and type(created) is str
+            and type(modified) is str
+        ):
             known = _STATUSES.get(status or "unread")
             names = tuple(tags)
             if known is not None and all(type(tag) is str for tag in names):
-                new: Any = _AnnotationBuilder(pid, known, _stored_tags(names), note, (), rating, created, modified)
+                new: Any = _AnnotationBuilder(
+                    pid, known, _stored_tags(names), note, (), rating, created, modified
+                )
                 new.__class__ = Annotation
                 return new  # type: ignore[no-any-return]
         return cls.from_dict({**doc, "paper_id": pid})
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Annotation":
+    def from_dict(cls, data: Mapping[str, Any]) -> Annotation:
         raw_status = data.get("status") or "unread"
         status = _STATUSES.get(raw_status) if type(raw_status) is str else None
         if status is None:
@@ -359,7 +503,9 @@ class Annotation:
             tags=_stored_tags(tuple(map(_str, tags))),
             note=_str(data.get("note")),
             highlights=tuple(
-                Highlight.from_dict(h) for h in data.get("highlights") or () if isinstance(h, Mapping)
+                Highlight.from_dict(h)
+                for h in data.get("highlights") or ()
+                if isinstance(h, Mapping)
             ),
             rating=rating,
             created=_str(data.get("created")),
@@ -373,8 +519,17 @@ class _AnnotationBuilder:
 
     __slots__ = Annotation.__slots__
 
-    def __init__(self, paper_id: str, status: Status, tags: tuple[str, ...], note: str,
-                 highlights: tuple[Highlight, ...], rating: int, created: str, modified: str) -> None:
+    def __init__(
+        self,
+        paper_id: str,
+        status: Status,
+        tags: tuple[str, ...],
+        note: str,
+        highlights: tuple[Highlight, ...],
+        rating: int,
+        created: str,
+        modified: str,
+    ) -> None:
         self.paper_id = paper_id
         self.status = status
         self.tags = tags
@@ -386,7 +541,9 @@ class _AnnotationBuilder:
 
 
 _check_twin(_AnnotationBuilder, Annotation)
-_get_annotation_fields = operator.itemgetter("status", "tags", "note", "highlights", "rating", "created", "modified")
+_get_annotation_fields = operator.itemgetter(
+    "status", "tags", "note", "highlights", "rating", "created", "modified"
+)
 #: the fields of a paper without an annotation, to read (its paper_id is no paper's)
 NO_ANNOTATION = Annotation("")
 _STATUSES = {s.value: s for s in Status}

@@ -77,7 +77,12 @@ class Orders:
                 out = list(map(self._ids.__getitem__, found))
             else:
                 places = self._places_in(order)
-                out = list(map(order.ids.__getitem__, sorted(p for p in map(places.__getitem__, found) if p >= 0)))
+                out = list(
+                    map(
+                        order.ids.__getitem__,
+                        sorted(p for p in map(places.__getitem__, found) if p >= 0),
+                    )
+                )
         elif order is None:
             out = list(compress(self._ids, unpack(bits, n)))
         else:  # unknown ids are record n
@@ -134,10 +139,12 @@ class Orders:
                 return order
         n = len(self._ids)
         rows = array("I", map(self._rid.get, ids, repeat(n)))
-        own = [self._ids[r] if r < n else pid for r, pid in zip(rows, ids)]
+        own = [self._ids[r] if r < n else pid for r, pid in zip(rows, ids, strict=True)]
         natural = len(rows) == n and rows == array("I", range(n))
         gather = itemgetter(*rows) if len(rows) > 1 else lambda mask: [mask[r] for r in rows]
-        order = Order(list(ids), rows, own, n in rows, len(set(rows)) < len(rows), ids, natural, gather)
+        order = Order(
+            list(ids), rows, own, n in rows, len(set(rows)) < len(rows), ids, natural, gather
+        )
         self._orders = [order, *self._orders[: ORDERS - 1]]
         return order
 
@@ -146,8 +153,9 @@ def _nothing(mask: bytes) -> Sequence[int]:
     raise AssertionError("the library order is not gathered")
 
 
-def id_tables(papers: Sequence[Paper],
-              part: int) -> Generator[None, None, tuple[list[str], list[str], dict[str, int]]]:
+def id_tables(
+    papers: Sequence[Paper], part: int
+) -> Generator[None, None, tuple[list[str], list[str], dict[str, int]]]:
     """The papers' ids (the library's own strings, compared by identity), the index's
     copies of them and their record numbers; made `part` papers at a time, yielding
     between the parts (~15 ms each for 20k papers)."""
@@ -159,7 +167,7 @@ def id_tables(papers: Sequence[Paper],
         # fresh copies, side by side in memory: lists of 100k of them are made and
         # dropped at every keystroke, and the ids read from papers.json lie scattered
         copies = [(pid + " ")[:-1] for pid in some]
-        rid.update(zip(copies, range(start, start + len(some))))
+        rid.update(zip(copies, range(start, start + len(some)), strict=True))
         given += some
         ids += copies
         yield

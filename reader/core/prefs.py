@@ -47,10 +47,15 @@ class Preferences:
     def reload(self) -> None:
         colours = self._store.load_table(TAG_COLOURS)
         ordered = sorted(colours.items(), key=lambda kv: (kv[1].get("order", 0), kv[0]))
-        self._colours = {tag: str(doc.get("colour", "")) for tag, doc in ordered
-                         if _COLOUR.match(str(doc.get("colour", "")))}
-        self._searches = {name: str(doc.get("query", ""))
-                          for name, doc in self._store.load_table(SAVED_SEARCHES).items()}
+        self._colours = {
+            tag: str(doc.get("colour", ""))
+            for tag, doc in ordered
+            if _COLOUR.match(str(doc.get("colour", "")))
+        }
+        self._searches = {
+            name: str(doc.get("query", ""))
+            for name, doc in self._store.load_table(SAVED_SEARCHES).items()
+        }
         self._prefs = {key: doc.get("value") for key, doc in self._store.load_table(PREFS).items()}
 
     # -- tag colours --------------------------------------------------------

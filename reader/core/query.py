@@ -17,8 +17,9 @@ it over whole sets of papers) and a predicate over one Record (the reference).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol, Union
+from typing import Protocol
 
 from reader.core.text import search_key
 
@@ -92,7 +93,7 @@ class Everything:
     """A word with no searchable characters ("-", "*"): matches every paper."""
 
 
-Node = Union[Text, Field, Not, And, Or, Everything]
+Node = Text | Field | Not | And | Or | Everything
 
 
 def text_key(word: str) -> str:
@@ -114,8 +115,13 @@ def _field(name: str, value: str) -> Field:
         if m.group(3):
             return Field(name, key, int(m.group(3)), int(m.group(4)))
         op, year = m.group(1) or "=", int(m.group(2))
-        lo, hi = {"=": (year, year), "<": (None, year - 1), "<=": (None, year),
-                  ">": (year + 1, None), ">=": (year, None)}[op]
+        lo, hi = {
+            "=": (year, year),
+            "<": (None, year - 1),
+            "<=": (None, year),
+            ">": (year + 1, None),
+            ">=": (year, None),
+        }[op]
         return Field(name, key, lo, hi)
     if name in ("tag", "status", "author", "venue", "title"):
         return Field(name, key)
@@ -140,8 +146,11 @@ def field_matches(node: Field, r: Record) -> bool:
     if name == "has":
         return key in r.has
     if name == "year":
-        return r.year is not None and (node.lo is None or node.lo <= r.year) and (
-            node.hi is None or r.year <= node.hi)
+        return (
+            r.year is not None
+            and (node.lo is None or node.lo <= r.year)
+            and (node.hi is None or r.year <= node.hi)
+        )
     return False
 
 

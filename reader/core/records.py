@@ -46,29 +46,36 @@ def frozen_record(cls: Record) -> Record:
         raise TypeError(f"{cls.__name__}: a record has two fields or more")
     init = made.__init__
     defaults = tuple(field.default for field in fields if field.default is not dataclasses.MISSING)
-    if init.__code__.co_varnames[1 : init.__code__.co_argcount] != names or (init.__defaults__ or ()) != defaults:
-        raise TypeError(f"{cls.__name__}.__init__ does not take its fields in order, with their defaults")
+    if (
+        init.__code__.co_varnames[1 : init.__code__.co_argcount] != names
+        or (init.__defaults__ or ()) != defaults
+    ):
+        raise TypeError(
+            f"{cls.__name__}.__init__ does not take its fields in order, with their defaults"
+        )
     values = attrgetter(*names)  # (a tuple of the fields' values)
 
-    def __eq__(self: Any, other: Any) -> Any:
+    def __eq__(self: Any, other: Any) -> Any:  # noqa: N807 (the class's own method)
         if other.__class__ is self.__class__:
             return values(self) == values(other)
         return NotImplemented
 
-    def __hash__(self: Any) -> int:
+    def __hash__(self: Any) -> int:  # noqa: N807 (the class's own method)
         return hash(values(self))
 
-    def __repr__(self: Any) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, values(self)))
+    def __repr__(self: Any) -> str:  # noqa: N807 (the class's own method)
+        shown = ", ".join(
+            f"{name}={value!r}" for name, value in zip(names, values(self), strict=True)
+        )
         return f"{self.__class__.__qualname__}({shown})"
 
-    def __setattr__(self: Any, name: str, value: Any) -> None:
+    def __setattr__(self: Any, name: str, value: Any) -> None:  # noqa: N807 (the class's own method)
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
-    def __delattr__(self: Any, name: str) -> None:
+    def __delattr__(self: Any, name: str) -> None:  # noqa: N807 (the class's own method)
         raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def __reduce__(self: Any) -> tuple[Any, ...]:  # (copy and pickle: through __init__)
+    def __reduce__(self: Any) -> tuple[Any, ...]:  # noqa: N807 (copy, pickle: via __init__)
         return self.__class__, values(self)
 
     for method in (__eq__, __hash__, __repr__, __setattr__, __delattr__, __reduce__):

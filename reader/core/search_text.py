@@ -13,7 +13,11 @@ from reader.core.text import search_key
 
 _MACRO = re.compile(r"\\([A-Za-z]+)")
 _MACRO_OVERRIDES = {
-    "sqrt": "√", "epsilon": "ε ϵ", "varepsilon": "ε", "frac": "/", "dfrac": "/",
+    "sqrt": "√",
+    "epsilon": "ε ϵ",
+    "varepsilon": "ε",
+    "frac": "/",
+    "dfrac": "/",
 }
 _ASCII = bytes(range(128))
 
@@ -142,8 +146,13 @@ def _line(text: str) -> str:
 
 
 def _catalogue(paper: Paper) -> str:
-    return "\n".join((_line(" ".join(paper.authors)), _line(with_symbols(paper.title)),
-                      _line(with_symbols(paper.abstract))))
+    return "\n".join(
+        (
+            _line(" ".join(paper.authors)),
+            _line(with_symbols(paper.title)),
+            _line(with_symbols(paper.abstract)),
+        )
+    )
 
 
 def _annotation(ann: Annotation | None) -> str:
@@ -188,9 +197,13 @@ def make_record(paper: Paper, ann: Annotation | None) -> SearchRecord:
     authors, title, _ = catalogue.split("\n")
     extra = search_key(_annotation(ann))
     return SearchRecord(
-        paper.id, f"{catalogue}\n{extra}" if extra else catalogue, title, authors,
-        search_key(paper.venue), paper.year, ann.status.value if ann else "unread",
-        tuple(search_key(t) for t in ann.tags) if ann else (), _has(paper, ann),
+        paper.id,
+        f"{catalogue}\n{extra}" if extra else catalogue,
+        title,
+        authors,
+        search_key(paper.venue),
+        paper.year,
+        ann.status.value if ann else "unread",
+        tuple(search_key(t) for t in ann.tags) if ann else (),
+        _has(paper, ann),
     )
-
-

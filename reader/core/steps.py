@@ -10,7 +10,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def run_steps(steps: Generator[Any, None, T], deadline: float | None = None) -> tuple[bool, T | None]:
+def run_steps(
+    steps: Generator[Any, None, T], deadline: float | None = None
+) -> tuple[bool, T | None]:
     """Take `steps` until they are done, (True, what they return), or until `deadline`
     (time.perf_counter()) has passed after a step, (False, None): call again to go on."""
     try:

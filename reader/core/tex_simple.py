@@ -14,21 +14,25 @@ from reader.core.pieces import Piece, Styled, merge_text
 # below (single characters, as pylatexenc writes them). _TEXT's math takes any macro
 # name and _math() turns down the others: an alternation of these names was ~4M
 # instructions to compile, before the first paint.
-SYMBOLS = dict(zip(
-    "times pm mp approx sim simeq leq le geq ge neq cdot infty rightarrow to leftarrow "
-    "Rightarrow Leftarrow leftrightarrow ell partial nabla in notin subset subseteq cup cap "
-    "forall exists ll gg propto equiv circ star ast dagger alpha beta gamma delta epsilon "
-    "varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi rho sigma tau upsilon "
-    "phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split(),
-    "×±∓≈∼≃≤≤≥≥≠·∞→→←⇒⇐↔ℓ∂∇∈∉⊂⊆∪∩∀∃≪≫∝≡∘⋆∗†αβγδεεζηθϑικλμνξπρστυϕφχψωΓΔΘΛΞΠΣΦΨΩ",
-    strict=True))
+SYMBOLS = dict(
+    zip(
+        "times pm mp approx sim simeq leq le geq ge neq cdot infty rightarrow to leftarrow "
+        "Rightarrow Leftarrow leftrightarrow ell partial nabla in notin subset subseteq cup cap "
+        "forall exists ll gg propto equiv circ star ast dagger alpha beta gamma delta epsilon "
+        "varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi rho sigma tau upsilon "
+        "phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split(),
+        "×±∓≈∼≃≤≤≥≥≠·∞→→←⇒⇐↔ℓ∂∇∈∉⊂⊆∪∩∀∃≪≫∝≡∘⋆∗†αβγδεεζηθϑικλμνξπρστυϕφχψωΓΔΘΛΞΠΣΦΨΩ",
+        strict=True,
+    )
+)
 _MARKS = {"--": "–", "---": "—", "``": "“", "''": "”", "&": "&"}
 _MATH_CHAR = r"(?:[A-Za-z0-9.,;:!?()<>=+/| ]|(?<!-)-(?!-))"
 _PLAIN = r"(?:[^\\$%{}\[\]^_~&#`'\-!?]|[!?](?!`)|(?<!-)-(?!-)|(?<!')'(?!'))"  # !` is ¡
 _TEXT = re.compile(
     rf"(?P<dash>---?(?!-))|(?P<quote>``|''|&)|(?P<esc>\\[%&_#])|(?P<text>{_PLAIN}+)"
     rf"|\\(?P<font>emph|textbf)\{{(?P<body>(?:(?![*\n]){_PLAIN})+)\}}"
-    rf"|\$(?P<math>(?:{_MATH_CHAR}|[\^_][ \t]*(?:[A-Za-z0-9]|\{{{_MATH_CHAR}+\}})|\\[A-Za-z]+(?![A-Za-z])[ \t]*)+)\$"
+    rf"|\$(?P<math>(?:{_MATH_CHAR}|[\^_][ \t]*(?:[A-Za-z0-9]|\{{{_MATH_CHAR}+\}})"
+    rf"|\\[A-Za-z]+(?![A-Za-z])[ \t]*)+)\$"
 )
 _MATH = re.compile(
     r"\\(?P<macro>[A-Za-z]+)[ \t]*|(?P<script>[\^_])[ \t]*(?:\{(?P<group>[^}]*)\}|(?P<char>.))"
@@ -86,7 +90,9 @@ def _math(src: str) -> list[Piece] | None:
             math.append(Styled("", (SYMBOLS[name],)))
         elif script:  # x^2, x_{ij}: one character or one group
             arg = part.group("group") if part.group("group") is not None else part.group("char")
-            math.append(Styled("sup" if script == "^" else "sub", tuple(merge_text([arg], True, True))))
+            math.append(
+                Styled("sup" if script == "^" else "sub", tuple(merge_text([arg], True, True)))
+            )
         else:
             math.append(part.group())
     return merge_text(math, True, True)

@@ -71,7 +71,6 @@ def rids(bits: int, n: int) -> list[int]:
     return list(compress(range(n), unpack(bits, n)))
 
 
-
 #: up to this many distinct values (at most 256: a byte each), each value's set is found
 #: by one C-speed pass
 FEW_VALUES = 64
@@ -148,18 +147,34 @@ class TokenIndex:
     def state(self) -> tuple[Any, ...]:
         """What a built index is, in types marshal writes (for from_state())."""
         assert self.ready
-        size = (self.n + 7) // 8  # each frequent token's bitset, as bytes: memory copies to save and load
-        bits = b"".join(b if isinstance(b, bytes) else b.to_bytes(size, "little") for b in self.frequent_bits)
-        return (self.n, self.frequent, bits, self.blob, self.starts.tobytes(), self.offsets.tobytes(),
-                self.flat.tobytes())
+        size = (
+            self.n + 7
+        ) // 8  # each frequent token's bitset, as bytes: memory copies to save and load
+        bits = b"".join(
+            b if isinstance(b, bytes) else b.to_bytes(size, "little") for b in self.frequent_bits
+        )
+        return (
+            self.n,
+            self.frequent,
+            bits,
+            self.blob,
+            self.starts.tobytes(),
+            self.offsets.tobytes(),
+            self.flat.tobytes(),
+        )
 
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> TokenIndex:
         """The built index of a state() (ValueError/TypeError if it is not one)."""
         n, frequent, bits, blob, starts, offsets, flat = state
         size = (n + 7) // 8
-        if not (isinstance(n, int) and isinstance(blob, bytes) and isinstance(bits, bytes)
-                and len(bits) == size * len(frequent) and all(type(t) is bytes for t in frequent)):
+        if not (
+            isinstance(n, int)
+            and isinstance(blob, bytes)
+            and isinstance(bits, bytes)
+            and len(bits) == size * len(frequent)
+            and all(type(t) is bytes for t in frequent)
+        ):
             raise ValueError("not a token index")
         tokens = cls(n, lambda r: b"")
         tokens.frequent, tokens.blob = list(frequent), blob
@@ -169,8 +184,11 @@ class TokenIndex:
         tokens.starts.frombytes(starts)
         tokens.offsets.frombytes(offsets)
         tokens.flat.frombytes(flat)
-        if (len(tokens.starts) != blob.count(b"\n") + 2 - (not blob) or len(tokens.offsets) != len(tokens.starts)
-                or tokens.offsets[-1] != len(tokens.flat)):
+        if (
+            len(tokens.starts) != blob.count(b"\n") + 2 - (not blob)
+            or len(tokens.offsets) != len(tokens.starts)
+            or tokens.offsets[-1] != len(tokens.flat)
+        ):
             raise ValueError("not a token index")
         tokens.done, tokens.ready = n, True
         return tokens
@@ -206,4 +224,3 @@ class TokenIndex:
 
 
 # -- the index -----------------------------------------------------------------------
-

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from reader.core.library import Library
 from reader.core.models import Status
@@ -29,7 +30,7 @@ class Decision:
         return {"key": self.key, "label": self.label, "kind": self.kind, "value": self.value}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Decision":
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
         kind = str(data.get("kind", "tag"))
         value = str(data.get("value", ""))
         if kind == "status":

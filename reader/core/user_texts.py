@@ -43,7 +43,9 @@ class UserTexts:
         self.has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
         self._pending: list[tuple[int, Annotation]] = []
 
-    def take_statuses(self, annotations: Iterable[tuple[str, Annotation]], rid: Mapping[str, int]) -> None:
+    def take_statuses(
+        self, annotations: Iterable[tuple[str, Annotation]], rid: Mapping[str, int]
+    ) -> None:
         """Read these (paper id, annotation) pairs' statuses now, the rest later."""
         status, pending = self.status, self._pending
         for pid, ann in annotations:

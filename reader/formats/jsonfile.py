@@ -178,9 +178,7 @@ def _year(fields: Mapping[str, Any]) -> int | None:
 
 def _is_mapping(value: Any) -> bool:
     """isinstance(value, Mapping) without the ABC's cost for JSON's own types."""
-    return type(value) is dict or (
-        type(value) not in _NOT_MAPPINGS and isinstance(value, Mapping)
-    )
+    return type(value) is dict or (type(value) not in _NOT_MAPPINGS and isinstance(value, Mapping))
 
 
 _NOT_MAPPINGS = frozenset({str, int, float, bool, list, type(None)})

@@ -129,7 +129,12 @@ def _markdown() -> Markdown:
 
         # extensions given as objects, not names: a name is looked up among every
         # installed package's entry points (~40 ms)
-        extensions = [TableExtension(), FencedCodeExtension(), SaneListExtension(), Nl2BrExtension()]
+        extensions = [
+            TableExtension(),
+            FencedCodeExtension(),
+            SaneListExtension(),
+            Nl2BrExtension(),
+        ]
         md = Markdown(extensions=extensions, output_format="html")
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")

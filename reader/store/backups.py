@@ -1,4 +1,5 @@
-"""Verified, rotating backups of annotations.json (before migrations and imports, on close, hourly)."""
+"""Verified, rotating backups of annotations.json: before migrations and imports, on close,
+hourly."""
 
 from __future__ import annotations
 
@@ -128,6 +129,7 @@ class Backups:
         path if it already holds the same bytes. A damaged annotations file is never
         backed up (DamagedFileError): it must not push good copies out. Raises
         StorageError if the copy cannot be written or does not read back intact."""
+
         def run() -> Path | None:
             self._fold()  # the saves still in the journal belong in the copy
             return self._take(reason, force, None)

@@ -25,8 +25,9 @@ def library_name(papers_path: Path) -> str:
     return hashlib.sha256(os.fsencode(os.path.realpath(papers_path))).hexdigest()[:24]
 
 
-def write_in_steps(path: Path, pieces: Iterable[bytes],
-                   still_wanted: Callable[[], bool] = lambda: True) -> Generator[None, None, bool]:
+def write_in_steps(
+    path: Path, pieces: Iterable[bytes], still_wanted: Callable[[], bool] = lambda: True
+) -> Generator[None, None, bool]:
     """Write `pieces` to a temporary file beside `path`, a step a piece, then rename
     it to `path` if `still_wanted()`. Returns whether it did: an error only costs
     speed in a cache, so none is raised. Until the last step nothing is in place;

@@ -1,4 +1,5 @@
-"""Documents on disk into the core's values: papers.json into Papers, annotation documents into Annotations."""
+"""Documents on disk into the core's values: papers.json into Papers, annotation documents
+into Annotations."""
 
 from __future__ import annotations
 
@@ -67,7 +68,11 @@ class Catalogue:
                 return self._papers
             self._papers = read_catalogue(self.path)
             papers = self._papers
-            if before is not None and len(papers) >= snapshot.MIN_PAPERS and None not in papers.values():
+            if (
+                before is not None
+                and len(papers) >= snapshot.MIN_PAPERS
+                and None not in papers.values()
+            ):
                 self._snapshot_due = before  # written if papers.json is still the file read
         return self._papers
 
@@ -80,7 +85,11 @@ class Catalogue:
         the others are told in `problems`."""
         papers = self.read()
         self._papers = None
-        bad = [pid for pid, paper in papers.items() if paper is None] if None in papers.values() else []
+        bad = (
+            [pid for pid, paper in papers.items() if paper is None]
+            if None in papers.values()
+            else []
+        )
         self._holds_ours = None if bad else self._read_as
         if bad:
             problems.append(f"{self.path}: skipped {len(bad)} papers that could not be read.")
@@ -154,4 +163,3 @@ def annotation_from(pid: str, doc: Mapping[str, Any], problems: list[str]) -> An
         return Annotation.from_dict({**kept, "paper_id": pid})
     except (TypeError, ValueError, AttributeError):
         return Annotation(pid)
-

@@ -64,7 +64,9 @@ class LibraryFolder:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"{folder}: cannot create the library folder ({reason(exc)})") from exc
+            raise StorageError(
+                f"{folder}: cannot create the library folder ({reason(exc)})"
+            ) from exc
         if not folder.is_dir():
             raise StorageError(f"{folder}: not a folder")
         self._lock = make_lock(folder)
@@ -205,7 +207,9 @@ class LibraryFolder:
         too); returns what to tell the user. Call it holding the lock."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
         storage = self._ann_db.storage
-        known = path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed()
+        known = (
+            path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed()
+        )
         try:
             wrote, message = journal.fold(self._journal, storage.read, storage.write, mutate)
         finally:
@@ -360,6 +364,8 @@ class LibraryFolder:
         """Fold the journal (if the library can be written) and let go of the files."""
         if self.read_only() is None and not self.unreadable & {ANNOTATIONS_FILE, JOURNAL_FILE}:
             with contextlib.suppress(StorageError):
-                self.locked(self._fold_told)  # best effort: the saves are durable in the journal anyway
+                self.locked(
+                    self._fold_told
+                )  # best effort: the saves are durable in the journal anyway
         self._papers_db.close()
         self._ann_db.close()

@@ -43,7 +43,9 @@ class _Positioned:
         os.close(self._fd)
 
 
-def build(folder: str, name: str, digest: bytes, count: int, length: int, texts_fd: int, layout: bytes) -> None:
+def build(
+    folder: str, name: str, digest: bytes, count: int, length: int, texts_fd: int, layout: bytes
+) -> None:
     texts_file = cast(Any, _Positioned(texts_fd))
     starts, ends = layout[: 8 * (count + 1)], layout[8 * (count + 1) :]
     texts = CatalogueTexts(cast(list[Paper], [None] * count))

@@ -79,7 +79,9 @@ def _decode(line: bytes) -> dict[str, Any] | None:
         changes = json_bytes.loads(payload)
     except ValueError:  # not hex, or not JSON (orjson's error is a ValueError)
         return None
-    if not isinstance(changes, dict) or not all(v is None or isinstance(v, dict) for v in changes.values()):
+    if not isinstance(changes, dict) or not all(
+        v is None or isinstance(v, dict) for v in changes.values()
+    ):
         return None
     return changes
 
@@ -127,7 +129,9 @@ def scan(raw: bytes) -> Scan:
 _ABSENT = object()
 
 
-def apply(docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: set[str] | None = None) -> None:
+def apply(
+    docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: set[str] | None = None
+) -> None:
     """Apply one save's field changes to the annotations table `docs` in place (None
     deletes an annotation). Applying the same changes twice changes nothing more.
     With `copy`, a document not named in it is copied before it is changed (and
@@ -160,7 +164,9 @@ def apply(docs: dict[str, dict[str, Any]], changes: Mapping[str, Any], *, copy: 
             doc["created"] = first
 
 
-def replayed(table: dict[str, dict[str, Any]], changes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def replayed(
+    table: dict[str, dict[str, Any]], changes: list[dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """`table` with `changes` applied, `table` itself (and its documents) unchanged."""
     if not changes:
         return table
@@ -199,7 +205,11 @@ class Journal:
         emptied and refilled to the same size within one clock tick is not mistaken
         for the one read before. Without a key (under the lock): always read."""
         now = path_signature(self.path)
-        if cache_key is not None and self._cached is not None and self._cached[:2] == (now, cache_key):
+        if (
+            cache_key is not None
+            and self._cached is not None
+            and self._cached[:2] == (now, cache_key)
+        ):
             return now, self._cached[2]
         try:
             fd = os.open(self.path, os.O_RDONLY)
@@ -305,7 +315,8 @@ class Journal:
             aside = move_aside(self.path, "damaged", stamp_now())
             self._written = self._seen = self._cached = self._known = None
             return (
-                f"{self.path}: {found.damaged}. The {len(found.changes)} saves before it were kept; "
+                f"{self.path}: {found.damaged}. "
+                f"The {len(found.changes)} saves before it were kept; "
                 f"the journal was kept as {aside}."
             )
         try:

@@ -51,7 +51,9 @@ def loads(raw: bytes) -> Any:
         return loaded.loads(raw)
     if len(raw) <= SMALL and b"\\ud" not in raw and b"\\uD" not in raw:  # (surrogates: orjson's)
         try:
-            return json.loads(raw.decode("utf-8"), parse_int=_int, parse_float=_float, parse_constant=_unlike)
+            return json.loads(
+                raw.decode("utf-8"), parse_int=_int, parse_float=_float, parse_constant=_unlike
+            )
         except (_Unlike, ValueError, RecursionError):
             pass
     import orjson

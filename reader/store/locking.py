@@ -96,7 +96,9 @@ class LibraryLock:
         if wait < 0:
             taken = self._thread_lock.acquire()
         else:
-            taken = self._thread_lock.acquire(True, wait) if wait else self._thread_lock.acquire(False)
+            taken = (
+                self._thread_lock.acquire(True, wait) if wait else self._thread_lock.acquire(False)
+            )
         if not taken:
             raise Timeout(f"{self.lock_file}: held by another thread")
         try:

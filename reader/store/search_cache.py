@@ -50,8 +50,9 @@ class SearchCache:
         cache.__dict__.update(_folder=Path(folder), _name=name)
         return cache
 
-    def build_elsewhere(self, digest: bytes, texts: BinaryIO, length: int, starts: bytes,
-                        ends: bytes) -> subprocess.Popen[bytes] | None:
+    def build_elsewhere(
+        self, digest: bytes, texts: BinaryIO, length: int, starts: bytes, ends: bytes
+    ) -> subprocess.Popen[bytes] | None:
         """Start a process that builds the token indexes of these texts and saves
         them here under `digest` (reader.store.index_builder); None where it cannot
         run (no fork-and-exec with open files to lend: Windows; texts in memory)."""
@@ -65,11 +66,21 @@ class SearchCache:
                 layout.write(starts + ends)
                 layout.flush()
                 layout.seek(0)
-                args = [str(self._folder), self._name, digest.hex(), str(len(ends) // 8), str(length),
-                        str(texts_fd), str(layout.fileno())]
+                args = [
+                    str(self._folder),
+                    self._name,
+                    digest.hex(),
+                    str(len(ends) // 8),
+                    str(length),
+                    str(texts_fd),
+                    str(layout.fileno()),
+                ]
                 return subprocess.Popen(
                     [sys.executable, "-m", BUILDER, *args],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(texts_fd, layout.fileno()))
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    pass_fds=(texts_fd, layout.fileno()),
+                )
         except (OSError, ValueError, TypeError, AttributeError, io.UnsupportedOperation):
             return None  # no interpreter to run (sys.executable empty), no file to lend...
 
@@ -100,7 +111,9 @@ class SearchCache:
                 magic, major, minor, saved_digest, length, crc = _HEADER.unpack(head)
                 if (magic, major, minor, saved_digest) != (_MAGIC, *sys.version_info[:2], digest):
                     return None
-                if length > os.fstat(file.fileno()).st_size - _HEADER.size:  # (damaged: no buffer that big)
+                if (
+                    length > os.fstat(file.fileno()).st_size - _HEADER.size
+                ):  # (damaged: no buffer that big)
                     return None
                 payload = bytearray(length)
                 view, done, read_crc = memoryview(payload), 0, 0
@@ -125,7 +138,9 @@ class SearchCache:
             return None
         return texts, state
 
-    def save(self, digest: bytes, texts: BinaryIO, length: int, state: Any) -> Generator[None, None, None]:
+    def save(
+        self, digest: bytes, texts: BinaryIO, length: int, state: Any
+    ) -> Generator[None, None, None]:
         """Write the texts then the index, COPY_STEP bytes a step; a step may be
         the last one (closing the generator removes what was half written)."""
         try:
@@ -136,7 +151,9 @@ class SearchCache:
             return
         payload = marshal.dumps(state)
         yield
-        head = _HEADER.pack(_MAGIC, *sys.version_info[:2], digest, len(payload), zlib.crc32(payload))
+        head = _HEADER.pack(
+            _MAGIC, *sys.version_info[:2], digest, len(payload), zlib.crc32(payload)
+        )
         if not (yield from write_in_steps(self.index_path, (head, payload))):
             return
         keep = self._texts_path(digest).name

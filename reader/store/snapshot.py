@@ -81,7 +81,7 @@ def load(
                 rows = _read_chunk(file)
                 if rows is None:
                     return None
-                papers.update(zip(map(itemgetter(0), rows), map(paper_from_row, rows)))
+                papers.update(zip(map(itemgetter(0), rows), map(paper_from_row, rows), strict=True))
             if len(papers) != count or file.read(1):
                 return None
             return papers

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -32,8 +33,16 @@ class Actions:
         self.menus: dict[str, list[str | None]] = {m: [] for m in MENUS}
         self.mark: dict[Status, QAction] = {}
 
-    def add(self, name: str, text: str, keys: Keys, slot: Callable[[], object], *,
-            menu: str | None = None, list_only: bool = False) -> QAction:
+    def add(
+        self,
+        name: str,
+        text: str,
+        keys: Keys,
+        slot: Callable[[], object],
+        *,
+        menu: str | None = None,
+        list_only: bool = False,
+    ) -> QAction:
         owner = self._view if list_only else self._window
         action = QAction(text, owner)
         if isinstance(keys, QKeySequence.StandardKey):
@@ -66,14 +75,18 @@ class Actions:
 
     def by_menu(self) -> dict[str, list[QAction]]:
         """Actions grouped by menu; those in no menu (triage keys, `/`) come last."""
-        groups = {m.replace("&", ""): [self.by_name[n] for n in names if n]
-                  for m, names in self.menus.items()}
+        groups = {
+            m.replace("&", ""): [self.by_name[n] for n in names if n]
+            for m, names in self.menus.items()
+        }
         listed = {n for names in self.menus.values() for n in names if n}
         groups["Other keys"] = [a for n, a in self.by_name.items() if n not in listed]
         return groups
 
 
-def build_actions(window: QMainWindow, controller: PaperController, transfers: Transfers) -> Actions:
+def build_actions(
+    window: QMainWindow, controller: PaperController, transfers: Transfers
+) -> Actions:
     sidebar, pane = controller.sidebar, controller.pane
     view = sidebar.view
     actions = Actions(window, view)
@@ -81,13 +94,27 @@ def build_actions(window: QMainWindow, controller: PaperController, transfers: T
 
     add("import_files", "&Import…", ["Ctrl+O"], transfers.choose_and_import, menu="&File")
     actions.separator("&File")
-    add("export_selection", "Export &Selection…", ["Ctrl+E"],
-        lambda: transfers.choose_and_export(controller.target_ids(), "the selection"), menu="&File")
-    add("export_view", "Export Current &View…", ["Ctrl+Shift+E"],
-        lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view"), menu="&File")
-    add("export_all", "Export &Everything…", [],
+    add(
+        "export_selection",
+        "Export &Selection…",
+        ["Ctrl+E"],
+        lambda: transfers.choose_and_export(controller.target_ids(), "the selection"),
+        menu="&File",
+    )
+    add(
+        "export_view",
+        "Export Current &View…",
+        ["Ctrl+Shift+E"],
+        lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view"),
+        menu="&File",
+    )
+    add(
+        "export_all",
+        "Export &Everything…",
+        [],
         lambda: transfers.choose_and_export(controller.library.paper_ids(), "the whole library"),
-        menu="&File")
+        menu="&File",
+    )
     actions.separator("&File")
     add("quit", "&Quit", QKeySequence.StandardKey.Quit, window.close, menu="&File")
 
@@ -100,9 +127,14 @@ def build_actions(window: QMainWindow, controller: PaperController, transfers: T
     actions.put("redo", redo, "&Edit")
 
     for n, status in enumerate(Status, start=1):
-        actions.mark[status] = add(f"mark_{status.value}", f"Mark {status.value.capitalize()}",
-                                   [str(n)], lambda s=status: controller.set_status(s),
-                                   menu="&Paper", list_only=True)
+        actions.mark[status] = add(
+            f"mark_{status.value}",
+            f"Mark {status.value.capitalize()}",
+            [str(n)],
+            lambda s=status: controller.set_status(s),
+            menu="&Paper",
+            list_only=True,
+        )
     actions.separator("&Paper")
 
     def focus(widget: QWidget, needs_paper: bool = True) -> None:
@@ -129,12 +161,30 @@ def build_actions(window: QMainWindow, controller: PaperController, transfers: T
                 pane.browser.anchorClicked.emit(QUrl(url))
 
     add("add_tag", "Add Tag to Selection…", ["Ctrl+T"], add_tag_dialog, menu="&Paper")
-    add("focus_tags", "Edit Tags", ["T"], lambda: focus(pane.tag_editor.entry), menu="&Paper",
-        list_only=True)
-    add("focus_note", "Edit Note", ["N"], lambda: focus(pane.note_editor.editor), menu="&Paper",
-        list_only=True)
-    add("open_link", "Open Paper Page", ["O", "Ctrl+Return"], open_link, menu="&Paper",
-        list_only=True)
+    add(
+        "focus_tags",
+        "Edit Tags",
+        ["T"],
+        lambda: focus(pane.tag_editor.entry),
+        menu="&Paper",
+        list_only=True,
+    )
+    add(
+        "focus_note",
+        "Edit Note",
+        ["N"],
+        lambda: focus(pane.note_editor.editor),
+        menu="&Paper",
+        list_only=True,
+    )
+    add(
+        "open_link",
+        "Open Paper Page",
+        ["O", "Ctrl+Return"],
+        open_link,
+        menu="&Paper",
+        list_only=True,
+    )
 
     add("next_paper", "Next Paper", ["J"], lambda: sidebar.move(1), menu="&Go", list_only=True)
     add("prev_paper", "Previous Paper", ["K"], lambda: sidebar.move(-1), menu="&Go", list_only=True)
@@ -150,33 +200,56 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
     from reader.ui.theme import THEMES
 
     add = actions.add
-    for decision, action in zip(triage.decisions, triage.decision_actions):
+    for decision, action in zip(triage.decisions, triage.decision_actions, strict=True):
         actions.put(f"triage_{decision.key}", action)
     actions.put("triage_exit", triage.exit_action)
     look = window.appearance
     group = QActionGroup(window)
     for theme in THEMES:
-        action = add(f"theme_{theme}", f"{theme.capitalize()} Theme", [],
-                     lambda t=theme: look.set_theme(t), menu="&View")
+        action = add(
+            f"theme_{theme}",
+            f"{theme.capitalize()} Theme",
+            [],
+            lambda t=theme: look.set_theme(t),
+            menu="&View",
+        )
         action.setCheckable(True)
         action.setChecked(theme == look.theme)
         group.addAction(action)
-    look.theme_applied.connect(lambda _mode: actions.by_name[f"theme_{look.theme}"].setChecked(True))
+    look.theme_applied.connect(
+        lambda _mode: actions.by_name[f"theme_{look.theme}"].setChecked(True)
+    )
     actions.separator("&View")
     add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
     add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
     add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
     install_tag_actions(window, window.controller, actions)
-    add("save_search", "&Save Search as Smart List…", ["Ctrl+S"], lambda: save_search(window),
-        menu="&Go")
+    add(
+        "save_search",
+        "&Save Search as Smart List…",
+        ["Ctrl+S"],
+        lambda: save_search(window),
+        menu="&Go",
+    )
     add("delete_search", "&Delete Smart List…", [], lambda: delete_search(window), menu="&Go")
     add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window), menu="&Go")
     add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
     actions.by_name["triage"].setCheckable(True)
     triage.mode_changed.connect(actions.by_name["triage"].setChecked)
-    add("palette", "Command &Palette…", ["Ctrl+K", "Ctrl+Shift+P"], window.show_palette, menu="&Help")
-    add("cheatsheet", "&Keyboard Shortcuts", ["?", "Shift+?", "F1"], window.show_cheatsheet,
-        menu="&Help")
+    add(
+        "palette",
+        "Command &Palette…",
+        ["Ctrl+K", "Ctrl+Shift+P"],
+        window.show_palette,
+        menu="&Help",
+    )
+    add(
+        "cheatsheet",
+        "&Keyboard Shortcuts",
+        ["?", "Shift+?", "F1"],
+        window.show_cheatsheet,
+        menu="&Help",
+    )
 
 
 def save_search(window: MainWindow) -> None:
@@ -209,9 +282,11 @@ def configure_triage(window: MainWindow) -> None:
 
     current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in window.triage.decisions)
     text, ok = QInputDialog.getMultiLineText(
-        window, "Triage keys",
+        window,
+        "Triage keys",
         "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
-        current)
+        current,
+    )
     if not ok:
         return
     try:
@@ -247,8 +322,10 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
     menu.addActions(list(actions.mark.values()))
     menu.addSeparator()
     menu.addAction(actions.add_tag)
-    tags = sorted({t for pid in controller.target_ids() for t in controller.library.tags(pid)},
-                  key=str.casefold)
+    tags = sorted(
+        {t for pid in controller.target_ids() for t in controller.library.tags(pid)},
+        key=str.casefold,
+    )
     if tags:
         remove = menu.addMenu("Remove Tag")
         for tag in tags:

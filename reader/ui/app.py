@@ -48,8 +48,14 @@ BACKUP_CHECK_MS = 10 * 60 * 1000
 class App:
     """Everything the composition root built, for run() and for tests."""
 
-    def __init__(self, window: MainWindow, controller: PaperController, opened: OpenedLibrary,
-                 settings: WindowSettings, poll: QTimer) -> None:
+    def __init__(
+        self,
+        window: MainWindow,
+        controller: PaperController,
+        opened: OpenedLibrary,
+        settings: WindowSettings,
+        poll: QTimer,
+    ) -> None:
         self.window = window
         self.controller = controller
         self.opened = opened
@@ -94,7 +100,9 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     # a big catalogue read from papers.json has its snapshot written after the first paint
     opened = open_library(folder, defer_snapshot=True)
     library = opened.library
-    store = WindowSettings(settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat))
+    store = WindowSettings(
+        settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat)
+    )
     state = store.load()
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
@@ -151,7 +159,9 @@ def _search_index(opened: OpenedLibrary) -> Generator[None, None, SearchIndex]:
     from reader.store.search_cache import SearchCache
     from reader.store.spill import search_texts_file
 
-    return SearchIndex.in_steps(opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path))
+    return SearchIndex.in_steps(
+        opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path)
+    )
 
 
 def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
@@ -233,7 +243,9 @@ def _write_snapshot(app: App) -> None:
 def _imported(app: App, change: Change) -> None:
     """After an import (papers.json rewritten), a new snapshot for the next open: at
     100k papers it opens in ~1.2 s rather than the ~2.5 s of reading papers.json."""
-    if "papers" in change.fields and app.opened.folder.leave_snapshot(app.controller.library.papers()):
+    if "papers" in change.fields and app.opened.folder.leave_snapshot(
+        app.controller.library.papers()
+    ):
         _write_snapshot(app)
 
 
@@ -328,8 +340,10 @@ def run(folder: Path) -> int:
 
     qapp = make_qapplication(sys.argv[:1])
     if ask_running_instance(folder):
-        print(f"paper-reader: already open on {folder}; brought that window to the front",
-              file=sys.stderr)
+        print(
+            f"paper-reader: already open on {folder}; brought that window to the front",
+            file=sys.stderr,
+        )
         return 0
     try:
         app = build(folder)

@@ -80,7 +80,10 @@ class ReadingBrowser(SafeBrowser):
         long pages (setHtml empties the document first): that hides and shows a
         widget and repaints the window under it, on every paper selected."""
         bar = Qt.ScrollBarPolicy
-        if not self.verticalScrollBar().isVisible() or self.verticalScrollBarPolicy() != bar.ScrollBarAsNeeded:
+        if (
+            not self.verticalScrollBar().isVisible()
+            or self.verticalScrollBarPolicy() != bar.ScrollBarAsNeeded
+        ):
             self.setHtml(html)
             return
         self.setVerticalScrollBarPolicy(bar.ScrollBarAlwaysOn)

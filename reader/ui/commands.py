@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
@@ -120,8 +121,9 @@ class SetNoteCommand(LibraryCommand):
 class TriageDecisionCommand(_SnapshotCommand):
     """A triage decision: the decisions are exclusive, so the others' tags go."""
 
-    def __init__(self, library: Library, paper_id: str, decision: Decision,
-                 others: Sequence[Decision]) -> None:
+    def __init__(
+        self, library: Library, paper_id: str, decision: Decision, others: Sequence[Decision]
+    ) -> None:
         super().__init__(library, [paper_id], f"Triage: {decision.label}")
         self.paper_id = paper_id
         self._decision = decision

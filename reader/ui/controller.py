@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -102,8 +103,11 @@ class PaperController(QObject):
     def show_current(self) -> None:
         pid = self.sidebar.current_id()
         if pid and pid in self.library:
-            self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid),
-                                 self.sidebar.model.highlight_terms)
+            self.pane.show_paper(
+                self.library.paper(pid),
+                self.library.annotation(pid),
+                self.sidebar.model.highlight_terms,
+            )
         elif not self.sidebar.model.rowCount() and (query := self.sidebar.query_text()):
             self.pane.show_nothing_matches(query)
         elif not self.sidebar.model.rowCount() or not pid:
@@ -190,8 +194,11 @@ class PaperController(QObject):
             self._known_tags()
         pid = self.pane.paper_id
         if pid in change.paper_ids and pid in self.library:
-            self.pane.show_paper(self.library.paper(pid), self.library.annotation(pid),
-                                 self.sidebar.model.highlight_terms)
+            self.pane.show_paper(
+                self.library.paper(pid),
+                self.library.annotation(pid),
+                self.sidebar.model.highlight_terms,
+            )
 
     def show_prefs(self) -> None:
         """Saved searches and tag colours changed (here or in another process)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -11,7 +11,13 @@ from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 from reader.core.facets import Facets
 from reader.core.models import Status
 
-GROUPS = {"smart": "Smart lists", "status": "Status", "tag": "Tags", "venue": "Venue", "year": "Year"}
+GROUPS = {
+    "smart": "Smart lists",
+    "status": "Status",
+    "tag": "Tags",
+    "venue": "Venue",
+    "year": "Year",
+}
 KeyRole = Qt.ItemDataRole.UserRole + 10
 #: under "Tags" when the papers listed have none
 NO_TAGS = "None yet (press t)"
@@ -102,8 +108,11 @@ class FacetPanel(QTreeView):
         index = self._find(key)
         if index is None:
             return False
-        flags = QItemSelectionModel.SelectionFlag.Select if add else \
-            QItemSelectionModel.SelectionFlag.ClearAndSelect
+        flags = (
+            QItemSelectionModel.SelectionFlag.Select
+            if add
+            else QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
         self.selectionModel().select(index, flags)
         return True
 
@@ -119,8 +128,12 @@ class FacetPanel(QTreeView):
         if not self._counted and smart != self._smart:
             self.set_counts(None, smart)
 
-    def set_counts(self, facets: Facets | None, smart: dict[str, str],
-                   smart_counts: dict[str, int] | None = None) -> None:
+    def set_counts(
+        self,
+        facets: Facets | None,
+        smart: dict[str, str],
+        smart_counts: dict[str, int] | None = None,
+    ) -> None:
         """Rebuild the tree with new counts, keeping what was chosen and expanded
         (`facets` None: not counted yet, rather than zeros)."""
         chosen = set(self.selected_keys())
@@ -139,10 +152,14 @@ class FacetPanel(QTreeView):
             group = self._group(root, "status")
             for status in Status:
                 count = None if facets is None else facets.status.get(status.value, 0)
-                group.appendRow(self._item("status", status.value, status.value.capitalize(), count))
+                group.appendRow(
+                    self._item("status", status.value, status.value.capitalize(), count)
+                )
             if facets is None:
                 for key in ("tag", "venue", "year"):
-                    self._group(root, key).appendRow(self._hint(COUNTING, "The papers are being counted"))
+                    self._group(root, key).appendRow(
+                        self._hint(COUNTING, "The papers are being counted")
+                    )
             else:
                 self._fill_groups(root, facets)
             for group_key in GROUPS:
@@ -166,8 +183,13 @@ class FacetPanel(QTreeView):
         tags = self._group(root, "tag")
         self._fill_tags(tags, facets)
         if not tags.hasChildren():  # an empty heading said nothing of how to get some
-            tags.appendRow(self._hint(NO_TAGS, "No paper listed has a tag: press t to tag the "
-                                               "paper shown, or type in its Tags box"))
+            tags.appendRow(
+                self._hint(
+                    NO_TAGS,
+                    "No paper listed has a tag: press t to tag the "
+                    "paper shown, or type in its Tags box",
+                )
+            )
         group = self._group(root, "venue")
         for venue, count in sorted(facets.venue.items(), key=lambda kv: (-kv[1], kv[0])):
             group.appendRow(self._item("venue", venue, venue, count))
@@ -220,8 +242,13 @@ class FacetPanel(QTreeView):
         return item
 
     def _find(self, key: Key) -> QModelIndex | None:
-        matches = self._model.match(self._model.index(0, 0), KeyRole, _encode(key), 1,
-                                    Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive)
+        matches = self._model.match(
+            self._model.index(0, 0),
+            KeyRole,
+            _encode(key),
+            1,
+            Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive,
+        )
         return matches[0] if matches else None
 
     def _expanded_keys(self) -> set[Key]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -22,7 +23,10 @@ from reader.core.models import Highlight
 
 #: colour keys as stored in Highlight.color, with how they are drawn
 COLOURS: tuple[tuple[str, str], ...] = (
-    ("yellow", "#f5c211"), ("blue", "#4fa3f7"), ("green", "#3fbf5f"), ("pink", "#f0609e"),
+    ("yellow", "#f5c211"),
+    ("blue", "#4fa3f7"),
+    ("green", "#3fbf5f"),
+    ("pink", "#f0609e"),
 )
 DEFAULT_NAMES: tuple[str, ...] = ("claim", "method", "result", "question")
 #: how opaque a highlight is drawn over the text (0-255)
@@ -200,7 +204,8 @@ class HighlightPanel(QWidget):
         layout.addWidget(label)
         layout.addWidget(self.view)
         self.view.doubleClicked.connect(
-            lambda index: self.comment_requested.emit(index.data(HighlightModel.IdRole)))
+            lambda index: self.comment_requested.emit(index.data(HighlightModel.IdRole))
+        )
         self.view.selectionModel().currentChanged.connect(self._on_current)
         palette.changed.connect(self.model.repaint)
         self.hide()

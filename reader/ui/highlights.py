@@ -4,8 +4,9 @@ the colours; every edit one undoable command."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPixmap
@@ -29,7 +30,11 @@ if TYPE_CHECKING:
     from reader.ui.main_window import MainWindow
 
 __all__ = [
-    "HighlightPalette", "Highlighter", "RenameColoursDialog", "SetHighlightsCommand", "install",
+    "HighlightPalette",
+    "Highlighter",
+    "RenameColoursDialog",
+    "SetHighlightsCommand",
+    "install",
 ]
 
 MAX_NAME_CHARS = 40
@@ -38,8 +43,9 @@ MAX_NAME_CHARS = 40
 class SetHighlightsCommand(LibraryCommand):
     """Replace one paper's highlights; undo puts the previous ones back."""
 
-    def __init__(self, library: Library, paper_id: str, highlights: Sequence[Highlight],
-                 text: str) -> None:
+    def __init__(
+        self, library: Library, paper_id: str, highlights: Sequence[Highlight], text: str
+    ) -> None:
         super().__init__(text)
         self._library = library
         self.paper_id = paper_id
@@ -58,8 +64,14 @@ def new_highlight(text: str, start: int, end: int, color: str) -> Highlight | No
     anchor = make_anchor(text, start, end)
     if anchor is None:
         return None
-    return Highlight(id=uuid.uuid4().hex[:12], quote=anchor.quote, prefix=anchor.prefix,
-                     suffix=anchor.suffix, color=color, created=now_iso())
+    return Highlight(
+        id=uuid.uuid4().hex[:12],
+        quote=anchor.quote,
+        prefix=anchor.prefix,
+        suffix=anchor.suffix,
+        color=color,
+        created=now_iso(),
+    )
 
 
 def swatch(color: QColor, size: int = 12) -> QIcon:
@@ -86,7 +98,8 @@ class RenameColoursDialog(QDialog):
             form.addRow(f"Colour &{n} ({key}):", field)
             self.fields.append(field)
         buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -148,10 +161,12 @@ class Highlighter(QObject):
 
     def _add_to_menus(self) -> None:
         actions = self._window.actions
-        named = [*((f"highlight_{n}", a) for n, a in enumerate(self.colour_actions, 1)),
-                 ("highlight_palette", self.palette_action),
-                 ("highlight_comment", self.comment_action),
-                 ("rename_highlight_colours", self.rename_action)]
+        named = [
+            *((f"highlight_{n}", a) for n, a in enumerate(self.colour_actions, 1)),
+            ("highlight_palette", self.palette_action),
+            ("highlight_comment", self.comment_action),
+            ("rename_highlight_colours", self.rename_action),
+        ]
         bar = self._window.menuBar().actions()
         menu = next((a.menu() for a in bar if a.text() == "&Paper"), None)
         sub = menu.addMenu("&Highlight") if isinstance(menu, QMenu) else None
@@ -208,12 +223,20 @@ class Highlighter(QObject):
             return
         quote = " ".join(target.quote.split())
         short = quote if len(quote) <= 60 else quote[:57] + "…"
-        text, ok = QInputDialog.getText(self._pane, "Highlight Comment", f"Comment on “{short}”:",
-                                        QLineEdit.EchoMode.Normal, target.comment)
+        text, ok = QInputDialog.getText(
+            self._pane,
+            "Highlight Comment",
+            f"Comment on “{short}”:",
+            QLineEdit.EchoMode.Normal,
+            target.comment,
+        )
         if ok and text != target.comment:
             changed = replace(target, comment=text.strip())
-            self._push(pid, [changed if h.id == target.id else h for h in highlights],
-                       "Comment on highlight")
+            self._push(
+                pid,
+                [changed if h.id == target.id else h for h in highlights],
+                "Comment on highlight",
+            )
 
     def remove(self, highlight_id: str) -> None:
         pid = self._pane.paper_id

@@ -91,8 +91,13 @@ class WhenIdle(IdleSteps):
 
     QUIET_MS = 300
 
-    def __init__(self, qapp: QApplication, parent: QObject, steps: Generator[int | None, None, object],
-                 held: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self,
+        qapp: QApplication,
+        parent: QObject,
+        steps: Generator[int | None, None, object],
+        held: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__(parent, steps)
         self._timer.stop()  # from the first quiet moment on
         self._qapp = qapp
@@ -130,7 +135,9 @@ class AfterFirstPaint(QObject):
 
     FALLBACK_MS = 2_000
 
-    def __init__(self, qapp: QApplication, painted: QWidget, steps: Callable[[], Iterator[None]]) -> None:
+    def __init__(
+        self, qapp: QApplication, painted: QWidget, steps: Callable[[], Iterator[None]]
+    ) -> None:
         super().__init__(painted)
         self._qapp = qapp
         self._painted = painted

@@ -8,7 +8,8 @@ code reading `actions`, `triage`, `triage_bar`, `highlighter` or `note_links`)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
@@ -43,8 +44,14 @@ class MainWindow(QMainWindow):
 
     closing = Signal()
 
-    def __init__(self, controller: PaperController, transfers: Transfers, appearance: Appearance,
-                 title: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: PaperController,
+        transfers: Transfers,
+        appearance: Appearance,
+        title: str,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self._setup_steps: list[Callable[[], None]] | None = None  # None: not started
         self._in_step = False
@@ -80,7 +87,9 @@ class MainWindow(QMainWindow):
 
         appearance.theme_applied.connect(lambda _mode: self.pane.restyle())
         controller.save_failed.connect(self._save_failed)
-        controller.saved_again.connect(lambda: self.statusBar().showMessage("All edits saved.", 10_000))
+        controller.saved_again.connect(
+            lambda: self.statusBar().showMessage("All edits saved.", 10_000)
+        )
         transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         transfers.import_finished.connect(lambda report: show_report(self, report))
         transfers.import_failed.connect(self.warn)
@@ -89,9 +98,13 @@ class MainWindow(QMainWindow):
         self.statusBar().setSizeGripEnabled(False)
         # the bars the first paint may show (~0.2 ms each); the rest after it (finish_setup)
         note = self.pane.note_editor
-        flat_scroll_bars(self.sidebar.view.verticalScrollBar(), self.pane.browser.verticalScrollBar(),
-                         self.sidebar.facets.verticalScrollBar(), note.editor.verticalScrollBar(),
-                         note.preview.verticalScrollBar())
+        flat_scroll_bars(
+            self.sidebar.view.verticalScrollBar(),
+            self.pane.browser.verticalScrollBar(),
+            self.sidebar.facets.verticalScrollBar(),
+            note.editor.verticalScrollBar(),
+            note.preview.verticalScrollBar(),
+        )
         self.resize(1280, 800)
 
     # -- the rest of the window, after the first paint ------------------------------------
@@ -103,9 +116,14 @@ class MainWindow(QMainWindow):
     def finish_setup_step(self) -> bool:
         """Run the next step of finish_setup(); True when there is more to do."""
         if self._setup_steps is None:
-            self._setup_steps = [self._build_actions, self._build_triage, self._build_menus,
-                                 self._install_highlights, self._install_note_links,
-                                 lambda: flat_scroll_bars(self)]
+            self._setup_steps = [
+                self._build_actions,
+                self._build_triage,
+                self._build_menus,
+                self._install_highlights,
+                self._install_note_links,
+                lambda: flat_scroll_bars(self),
+            ]
         if self._setup_steps and not self._in_step:
             self._in_step = True
             try:
@@ -157,8 +175,9 @@ class MainWindow(QMainWindow):
 
         bar = TriageBar(self)
         self._right_layout.insertWidget(0, bar)
-        self._triage = Triage(self.controller, bar,
-                              stored_decisions(self.controller.library.prefs.get(TRIAGE_PREF)))
+        self._triage = Triage(
+            self.controller, bar, stored_decisions(self.controller.library.prefs.get(TRIAGE_PREF))
+        )
         add_window_actions(self, self._actions, self._triage)
 
     def _build_menus(self) -> None:
@@ -175,8 +194,11 @@ class MainWindow(QMainWindow):
         palette.renamed.connect(lambda names: prefs.set(HIGHLIGHT_NAMES_PREF, list(names)))
         highlights.install(self, palette)
         self.controller.library_changed.connect(
-            lambda change: "prefs" in change.fields
-            and palette.set_names(prefs.get(HIGHLIGHT_NAMES_PREF) or []))
+            lambda change: (
+                "prefs" in change.fields
+                and palette.set_names(prefs.get(HIGHLIGHT_NAMES_PREF) or [])
+            )
+        )
 
     def _install_note_links(self) -> None:
         from reader.ui import note_links
@@ -218,8 +240,9 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QMessageBox
 
         self.statusBar().showMessage(message.splitlines()[0], 15_000)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Paper Reader", message,
-                          QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Paper Reader", message, QMessageBox.StandardButton.Ok, self
+        )
         box.setModal(False)  # open() would make it window-modal
         box.show()
         return box
@@ -261,12 +284,15 @@ class MainWindow(QMainWindow):
         lib = self.controller.library
         while not self.controller.retry_saves():
             answer = QMessageBox.warning(
-                self, "Unsaved edits",
+                self,
+                "Unsaved edits",
                 f"Edits to {lib.pending_count()} paper(s) could not be saved "
                 "(see the status bar). Retry, or close and lose them?",
-                QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Discard
+                QMessageBox.StandardButton.Retry
+                | QMessageBox.StandardButton.Discard
                 | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Retry)
+                QMessageBox.StandardButton.Retry,
+            )
             if answer == QMessageBox.StandardButton.Discard:
                 return True
             if answer != QMessageBox.StandardButton.Retry:

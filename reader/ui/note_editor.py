@@ -24,8 +24,9 @@ pre { background: rgba(127, 127, 127, 0.12); padding: 6px; }
 """
 
 #: keys an open completion popup handles itself (choose, dismiss)
-_POPUP_KEYS = frozenset({Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab,
-                         Qt.Key.Key_Backtab})
+_POPUP_KEYS = frozenset(
+    {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab, Qt.Key.Key_Backtab}
+)
 
 
 class NoteTextEdit(QPlainTextEdit):

@@ -36,8 +36,9 @@ _LINK_SAFE = str.maketrans("[]|", "()/")
 class TitleCompleter(QObject):
     """Offers paper titles after `[[` in a note editor; choosing one inserts `[[Title]]`."""
 
-    def __init__(self, editor: NoteTextEdit, catalogue: TitleCatalogue,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, editor: NoteTextEdit, catalogue: TitleCatalogue, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._editor = editor
         self._catalogue = catalogue
@@ -57,7 +58,7 @@ class TitleCompleter(QObject):
         if cursor.hasSelection():
             return None
         block = cursor.block()
-        m = OPEN_LINK.search(block.text()[:cursor.positionInBlock()])
+        m = OPEN_LINK.search(block.text()[: cursor.positionInBlock()])
         return (block.position() + m.start(), m.group(1)) if m else None
 
     def _update(self) -> None:
@@ -84,7 +85,7 @@ class TitleCompleter(QObject):
             return
         cursor = self._editor.textCursor()
         end = cursor.position()
-        if cursor.block().text()[cursor.positionInBlock():].startswith("]]"):
+        if cursor.block().text()[cursor.positionInBlock() :].startswith("]]"):
             end += 2
         cursor.setPosition(link[0])
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
@@ -165,9 +166,11 @@ class NoteLinks(QObject):
             label.hide()
             label.clear()
             return
-        named = [f'<a href="{_PAPER_ID_SCHEME}{quote(src, safe="")}">'
-                 f'{html.escape(plain_title(self._library.paper(src).title))}</a>'
-                 for src in sources[:MAX_NAMED]]
+        named = [
+            f'<a href="{_PAPER_ID_SCHEME}{quote(src, safe="")}">'
+            f"{html.escape(plain_title(self._library.paper(src).title))}</a>"
+            for src in sources[:MAX_NAMED]
+        ]
         more = f" and {len(sources) - MAX_NAMED} more" if len(sources) > MAX_NAMED else ""
         count = f"{len(sources)} note" + ("s" if len(sources) != 1 else "")
         label.setText(f"Mentioned in {count}: {', '.join(named)}{more}")
@@ -175,7 +178,7 @@ class NoteLinks(QObject):
 
     def _on_backlink(self, href: str) -> None:
         if href.startswith(_PAPER_ID_SCHEME):
-            pid = unquote(href[len(_PAPER_ID_SCHEME):])
+            pid = unquote(href[len(_PAPER_ID_SCHEME) :])
             if pid in self._library:
                 self.go(pid)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -55,7 +55,7 @@ class ActionListModel(QAbstractListModel):
         self._all = [a for a in actions if action_label(a)]
         self._shown: list[QAction] = list(self._all)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt override)
         return 0 if parent.isValid() else len(self._shown)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -127,8 +127,11 @@ class CommandPalette(QDialog):
         from PySide6.QtCore import QEvent
         from PySide6.QtGui import QKeyEvent
 
-        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress and \
-                event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+        if (
+            isinstance(event, QKeyEvent)
+            and event.type() == QEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up)
+        ):
             row = self.list.currentIndex().row() + (1 if event.key() == Qt.Key.Key_Down else -1)
             if 0 <= row < self.model.rowCount():
                 self.list.setCurrentIndex(self.model.index(row))
@@ -143,7 +146,9 @@ class CheatSheet(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
         self.setAccessibleName("Keyboard shortcuts")
-        rows = [(group, a) for group, actions in groups.items() for a in actions if shortcut_text(a)]
+        rows = [
+            (group, a) for group, actions in groups.items() for a in actions if shortcut_text(a)
+        ]
         self.table = QTableWidget(len(rows), 3, self)
         self.table.setHorizontalHeaderLabels(["Where", "Action", "Keys"])
         self.table.verticalHeader().hide()

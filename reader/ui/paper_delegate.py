@@ -31,6 +31,7 @@ PADDING = QPoint(8, 4)
 
 Index = QModelIndex | QPersistentModelIndex
 
+
 class _Fonts(NamedTuple):
     """The fonts of a row for one base font, and what is measured with them."""
 
@@ -43,13 +44,16 @@ class _Fonts(NamedTuple):
     #: QFont.key() of text, unread, read, tag (13 us a call: asked once)
     keys: dict[int, str]
 
+
 class _Chip(NamedTuple):
     tag: str
     rect: QRect  # relative to the tag line's top left
     label: QStaticText | None  # None: the "…" of tags that do not fit
 
+
 def row_height(font: QFont) -> int:
     return QFontMetrics(font).lineSpacing() * ROW_HEIGHT_LINES + 10
+
 
 class PaperDelegate(QStyledItemDelegate):
     """Paints a row from the model's row(r): (title, short authors, status, tags)."""
@@ -57,7 +61,9 @@ class PaperDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._fonts: dict[str, _Fonts] = {}
-        self._last: tuple[QFont, _Fonts] | None = None  # the font of the row painted last, its fonts
+        self._last: tuple[QFont, _Fonts] | None = (
+            None  # the font of the row painted last, its fonts
+        )
         self._texts: dict[tuple[str, int, str], tuple[str, QStaticText]] = {}
         self._chips: dict[tuple[tuple[str, ...], int, str], list[_Chip]] = {}
         #: the rows' texts as drawn (see _layer), oldest first, and the rows seen once
@@ -80,13 +86,27 @@ class PaperDelegate(QStyledItemDelegate):
         selection = getattr(option.widget, "selectionModel", None)
         selected = selection is not None and selection().isSelected(index)
         palette = option.palette
-        fg = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text).rgba()
+        fg = palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        ).rgba()
         fonts = self._fonts_for(option.font)
         rect = option.rect
         colours = getattr(model, "tag_colours", {})
-        key = (title, authors, status, tags, selected, fg, rect.width(), rect.height(), fonts.keys[id(fonts.text)],
-               painter.device().devicePixelRatioF(),
-               (*map(colours.get, tags), palette.color(QPalette.ColorRole.Highlight).rgba()) if tags else ())
+        key = (
+            title,
+            authors,
+            status,
+            tags,
+            selected,
+            fg,
+            rect.width(),
+            rect.height(),
+            fonts.keys[id(fonts.text)],
+            painter.device().devicePixelRatioF(),
+            (*map(colours.get, tags), palette.color(QPalette.ColorRole.Highlight).rgba())
+            if tags
+            else (),
+        )
         terms = getattr(model, "highlight_terms", ())
         if terms:  # under the texts, as a highlighter pen
             title_font = fonts.unread if status is Status.UNREAD else fonts.read
@@ -119,7 +139,11 @@ class PaperDelegate(QStyledItemDelegate):
         width, height, ratio = key[6], key[7], key[9]
         size = (round(width * ratio), round(height * ratio))
         layer = self._scratch
-        if keep or layer is None or (layer.width(), layer.height(), layer.devicePixelRatio()) != (*size, ratio):
+        if (
+            keep
+            or layer is None
+            or (layer.width(), layer.height(), layer.devicePixelRatio()) != (*size, ratio)
+        ):
             layer = QPixmap(*size)
             layer.setDevicePixelRatio(ratio)
             if not keep:
@@ -135,26 +159,52 @@ class PaperDelegate(QStyledItemDelegate):
     def _draw_texts(self, painter: QPainter, key: tuple[Any, ...], fonts: _Fonts) -> None:
         """A row's status mark, title, authors and tag chips, its top left at (0, 0):
         all of it from the key (a kept pixmap is what its key says)."""
-        title, authors, status, tags, selected, fg_rgba, width, height, _font, _ratio, chip_colours = key
+        (
+            title,
+            authors,
+            status,
+            tags,
+            selected,
+            fg_rgba,
+            width,
+            height,
+            _font,
+            _ratio,
+            chip_colours,
+        ) = key
         fg = QColor.fromRgba(fg_rgba)
         line, top = fonts.line, PADDING.y()
         left = PADDING.x() + fonts.mark_width
         text_width = _text_width(QRect(0, 0, width, height), fonts)
         painter.setFont(fonts.text)
         painter.setPen(fg if selected else QColor(STATUS_COLOUR[status]))
-        painter.drawStaticText(PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1])
+        painter.drawStaticText(
+            PADDING, self._text(STATUS_MARK[status], 10_000, fonts.text, fonts)[1]
+        )
         title_font = fonts.unread if status is Status.UNREAD else fonts.read
         painter.setFont(title_font)
         painter.setPen(fg)
-        painter.drawStaticText(QPoint(left, top), self._text(title, text_width, title_font, fonts)[1])
+        painter.drawStaticText(
+            QPoint(left, top), self._text(title, text_width, title_font, fonts)[1]
+        )
         painter.setFont(fonts.text)
         dim = QColor(fg)
         dim.setAlpha(170)
         painter.setPen(dim)
-        painter.drawStaticText(QPoint(left, top + line), self._text(authors, text_width, fonts.text, fonts)[1])
+        painter.drawStaticText(
+            QPoint(left, top + line), self._text(authors, text_width, fonts.text, fonts)[1]
+        )
         if tags:
-            self._paint_tags(painter, fonts, tags, QPoint(left, top + 2 * line), text_width, selected, fg,
-                             chip_colours)
+            self._paint_tags(
+                painter,
+                fonts,
+                tags,
+                QPoint(left, top + 2 * line),
+                text_width,
+                selected,
+                fg,
+                chip_colours,
+            )
 
     def _keep_layer(self, key: tuple[Any, ...], layer: QPixmap) -> None:
         size = layer.width() * layer.height() * 4
@@ -181,8 +231,15 @@ class PaperDelegate(QStyledItemDelegate):
             tag.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
             metrics = QFontMetrics(font)
             keys = {id(f): f.key() for f in (text, unread, read, tag)}
-            fonts = self._fonts[key] = _Fonts(text, unread, read, tag, metrics.lineSpacing(),
-                                              metrics.horizontalAdvance("●") + 8, keys)
+            fonts = self._fonts[key] = _Fonts(
+                text,
+                unread,
+                read,
+                tag,
+                metrics.lineSpacing(),
+                metrics.horizontalAdvance("●") + 8,
+                keys,
+            )
         self._last = (QFont(font), fonts)
         return fonts
 
@@ -197,8 +254,17 @@ class PaperDelegate(QStyledItemDelegate):
             laid = self._texts[key] = (shown, _static(shown, font))
         return laid
 
-    def _paint_tags(self, painter: QPainter, fonts: _Fonts, tags: tuple[str, ...], at: QPoint, width: int,
-                    selected: bool, text: QColor, chip_colours: tuple[Any, ...]) -> None:
+    def _paint_tags(
+        self,
+        painter: QPainter,
+        fonts: _Fonts,
+        tags: tuple[str, ...],
+        at: QPoint,
+        width: int,
+        selected: bool,
+        text: QColor,
+        chip_colours: tuple[Any, ...],
+    ) -> None:
         """The tags' chips: `chip_colours` holds each tag's colour (or None), then the
         palette's highlight (the chips without a colour of their own), as rgba."""
         key = (tags, width, fonts.keys[id(fonts.tag)])
@@ -209,7 +275,11 @@ class PaperDelegate(QStyledItemDelegate):
             chips = self._chips[key] = list(_lay_out_chips(tags, width, fonts))
         painter.setFont(fonts.tag)
         *tag_colours, highlight = chip_colours
-        colours = {tag: colour for tag, colour in zip(tags, tag_colours) if colour is not None}
+        colours = {
+            tag: colour
+            for tag, colour in zip(tags, tag_colours, strict=False)
+            if colour is not None
+        }
         chip_bg = QColor.fromRgba(highlight)
         chip_bg.setAlpha(60 if not selected else 120)
         for chip in chips:
@@ -228,11 +298,17 @@ class PaperDelegate(QStyledItemDelegate):
             painter.drawRoundedRect(rect, 4, 4)
             painter.setPen(text)
             size = chip.label.size()
-            painter.drawStaticText(QPoint(rect.left() + round((rect.width() - size.width()) / 2),
-                                          rect.top() + round((rect.height() - size.height()) / 2)), chip.label)
+            painter.drawStaticText(
+                QPoint(
+                    rect.left() + round((rect.width() - size.width()) / 2),
+                    rect.top() + round((rect.height() - size.height()) / 2),
+                ),
+                chip.label,
+            )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802 (Qt override)
         return QSize(200, row_height(option.font))
+
 
 def _text_width(rect: QRect, fonts: _Fonts) -> int:
     """The width of a row's title and authors lines."""
@@ -250,11 +326,13 @@ def _lay_out_chips(tags: Sequence[str], width: int, fonts: _Fonts) -> Iterator[_
         yield _Chip(tag, QRect(x, 1, w, height - 2), _static(tag, fonts.tag))
         x += w + 4
 
+
 def _static(text: str, font: QFont) -> QStaticText:
     laid = QStaticText(text)
     laid.setTextFormat(Qt.TextFormat.PlainText)
     laid.prepare(font=font)  # (no QTransform passed: its class is ~0.5 ms of the start)
     return laid
+
 
 def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator[tuple[int, int]]:
     """(x, width) of each place a search word occurs in `text` (case-insensitive)."""
@@ -264,6 +342,5 @@ def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator
         start = lowered.find(needle) if needle else -1
         while start >= 0:
             x = metrics.horizontalAdvance(text[:start])
-            yield x, metrics.horizontalAdvance(text[start:start + len(needle)])
+            yield x, metrics.horizontalAdvance(text[start : start + len(needle)])
             start = lowered.find(needle, start + len(needle))
-

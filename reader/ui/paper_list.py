@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView, QWidget
@@ -60,7 +61,7 @@ class PaperListModel(QAbstractListModel):
 
     # -- Qt interface -----------------------------------------------------
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt override)
         return 0 if parent.isValid() else len(self._ids)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -114,14 +115,20 @@ class PaperListModel(QAbstractListModel):
 
     def _row_map(self) -> dict[str, int]:
         if self._rows is None:
-            self._rows = dict(zip(self._ids, range(len(self._ids))))
+            self._rows = dict(zip(self._ids, range(len(self._ids)), strict=True))
         return self._rows
 
     def id_at(self, row: int) -> str:
         return self._ids[row]
 
-    def match(self, start: Index, role: int, value: Any, hits: int = 1,  # noqa: D102
-              flags: Qt.MatchFlag = _TYPE_AHEAD) -> list[QModelIndex]:
+    def match(
+        self,
+        start: Index,
+        role: int,
+        value: Any,
+        hits: int = 1,  # noqa: D102
+        flags: Qt.MatchFlag = _TYPE_AHEAD,
+    ) -> list[QModelIndex]:
         # (Qt override) the view's type-ahead (keyboardSearch) asks this: through find_title
         if (role, hits, flags, type(value)) != (Qt.ItemDataRole.DisplayRole, 1, _TYPE_AHEAD, str):
             return super().match(start, role, value, hits, flags)
@@ -151,7 +158,12 @@ class PaperListModel(QAbstractListModel):
         pid = self._ids[row]
         lib = self._library
         paper = lib.paper(pid)
-        return shown_title(paper.title), short_authors(paper.authors), lib.status(pid), lib.tags(pid)
+        return (
+            shown_title(paper.title),
+            short_authors(paper.authors),
+            lib.status(pid),
+            lib.tags(pid),
+        )
 
     def refresh_papers(self, paper_ids: Sequence[str] | frozenset[str]) -> None:
         """Repaint the rows of these papers (their annotation changed)."""

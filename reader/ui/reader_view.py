@@ -42,7 +42,8 @@ EMPTY_STATE = """
 <div align="center" style="margin-top: 48px">
 <p style="font-size: x-large">Select a paper to read its abstract</p>
 <p>↑/↓ or <b>j</b>/<b>k</b> move · <b>1</b> <b>2</b> <b>3</b> mark unread / reading / read<br>
-<b>t</b> add a tag · <b>n</b> write a note · <b>/</b> or <b>Ctrl+F</b> search · <b>Ctrl+Z</b> undo<br>
+<b>t</b> add a tag · <b>n</b> write a note · <b>/</b> or <b>Ctrl+F</b> search ·
+<b>Ctrl+Z</b> undo<br>
 in the abstract: select text, then <b>1</b>–<b>4</b> highlight · <b>h</b> colours ·
 <b>c</b> comment</p>
 </div>
@@ -76,13 +77,18 @@ def paper_html(paper: Paper) -> str:
     text = paper.abstract
     if len(text) > MAX_SHOWN_ABSTRACT:
         # laying out megabytes freezes the window for seconds: show the start only
-        abstract = (abstract_html(text[:MAX_SHOWN_ABSTRACT])
-                    + f"<p><i>… the abstract goes on for {len(text) - MAX_SHOWN_ABSTRACT:,} more "
-                    "characters (right-click → Copy Abstract for all of it).</i></p>")
+        abstract = (
+            abstract_html(text[:MAX_SHOWN_ABSTRACT])
+            + f"<p><i>… the abstract goes on for {len(text) - MAX_SHOWN_ABSTRACT:,} more "
+            "characters (right-click → Copy Abstract for all of it).</i></p>"
+        )
     else:
         abstract = abstract_html(text) if text.strip() else "<p><i>No abstract.</i></p>"
-    derived = ' <span style="color: gray; font-size: small">(title derived from abstract)</span>' \
-        if paper.title_derived else ""
+    derived = (
+        ' <span style="color: gray; font-size: small">(title derived from abstract)</span>'
+        if paper.title_derived
+        else ""
+    )
     return (
         f'<h2 style="margin-bottom: 4px">{title_html(paper.title)}{derived}</h2>'
         f'<p style="margin-top: 0">{authors}</p>'
@@ -126,7 +132,8 @@ class ReaderPane(QStackedWidget):
         self.browser.document().setDocumentMargin(18)
         # a caret and Shift+arrows, so text can be chosen for a highlight without a mouse
         self.browser.setTextInteractionFlags(
-            self.browser.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+            self.browser.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.browser.customContextMenuRequested.connect(self._browser_menu)
         self._paper: Paper | None = None
@@ -147,7 +154,9 @@ class ReaderPane(QStackedWidget):
             button.setObjectName(f"status_{status.value}")
             self.status_buttons.addButton(button, key)
             status_row.addWidget(button)
-        self.status_buttons.idClicked.connect(lambda key: self.status_chosen.emit(list(Status)[key - 1]))
+        self.status_buttons.idClicked.connect(
+            lambda key: self.status_chosen.emit(list(Status)[key - 1])
+        )
         self.tag_editor = TagEditor(lower)
         self.tag_editor.tags_added.connect(self.tags_added)
         self.tag_editor.tag_removed.connect(self.tag_removed)
@@ -216,7 +225,8 @@ class ReaderPane(QStackedWidget):
         self._show_empty(
             '<div align="center" style="margin-top: 48px">'
             f'<p style="font-size: x-large">No paper matches “{escape(query)}”</p>'
-            "<p>Clear the search box or the chosen facets to see every paper.</p></div>")
+            "<p>Clear the search box or the chosen facets to see every paper.</p></div>"
+        )
 
     def _show_empty(self, page: str) -> None:
         """No paper: `page` instead (the note the last paper's, flushed already)."""
@@ -228,8 +238,9 @@ class ReaderPane(QStackedWidget):
         self.setCurrentWidget(self.empty)
         self.paper_shown.emit("")
 
-    def show_paper(self, paper: Paper | None, annotation: Annotation | None,
-                   terms: Sequence[str] = ()) -> None:
+    def show_paper(
+        self, paper: Paper | None, annotation: Annotation | None, terms: Sequence[str] = ()
+    ) -> None:
         """Show `paper` (None: the empty state). Unsaved note text goes to the
         paper it was typed for before anything else changes."""
         self.note_editor.flush()
@@ -336,8 +347,12 @@ class ReaderPane(QStackedWidget):
         if paper is not None:
             menu.addSeparator()
             clipboard = QGuiApplication.clipboard()
-            menu.addAction("Copy Abstract as Text", lambda: clipboard.setText(plain(paper.abstract)))
-            menu.addAction("Copy Abstract as LaTeX Source", lambda: clipboard.setText(paper.abstract))
+            menu.addAction(
+                "Copy Abstract as Text", lambda: clipboard.setText(plain(paper.abstract))
+            )
+            menu.addAction(
+                "Copy Abstract as LaTeX Source", lambda: clipboard.setText(paper.abstract)
+            )
             menu.addAction("Copy Title as LaTeX Source", lambda: clipboard.setText(paper.title))
             self.browser_menu_requested.emit(menu, self.browser.cursorForPosition(pos).position())
         menu.popup(self.browser.viewport().mapToGlobal(pos))

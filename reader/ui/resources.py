@@ -43,6 +43,11 @@ def check_installed() -> None:
     against a non-editable install)."""
     from reader import paths
 
-    for path in (resource_path(APP_ICON), resource_path(THEME), resource_path(SCROLL_BARS), paths.bundled_sample()):
+    for path in (
+        resource_path(APP_ICON),
+        resource_path(THEME),
+        resource_path(SCROLL_BARS),
+        paths.bundled_sample(),
+    ):
         if not path.is_file():
             raise FileNotFoundError(f"missing from the installed package: {path}")

@@ -11,13 +11,30 @@ class WindowState:
     """What the window remembers, each under window/<name>. (A plain class: a dataclass
     is ~1 ms of the program's start.)"""
 
-    NAMES = ("geometry", "window_state", "panes", "reader_splitter", "last_paper", "sort_key",
-             "sort_descending", "zoom", "theme")
+    NAMES = (
+        "geometry",
+        "window_state",
+        "panes",
+        "reader_splitter",
+        "last_paper",
+        "sort_key",
+        "sort_descending",
+        "zoom",
+        "theme",
+    )
 
-    def __init__(self, geometry: QByteArray | None = None, window_state: QByteArray | None = None,
-                 panes: QByteArray | None = None, reader_splitter: QByteArray | None = None,
-                 last_paper: str = "", sort_key: str = "library", sort_descending: int = 0, zoom: int = 0,
-                 theme: str = "system") -> None:
+    def __init__(
+        self,
+        geometry: QByteArray | None = None,
+        window_state: QByteArray | None = None,
+        panes: QByteArray | None = None,
+        reader_splitter: QByteArray | None = None,
+        last_paper: str = "",
+        sort_key: str = "library",
+        sort_descending: int = 0,
+        zoom: int = 0,
+        theme: str = "system",
+    ) -> None:
         self.geometry = geometry
         self.window_state = window_state
         #: facets | list | reader

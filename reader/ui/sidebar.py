@@ -64,8 +64,13 @@ class Sidebar(QWidget):
 
     filtered = Signal()
 
-    def __init__(self, library: Library, make_index: Callable[[], Generator[None, None, SearchIndex]],
-                 facets: FacetPanel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        library: Library,
+        make_index: Callable[[], Generator[None, None, SearchIndex]],
+        facets: FacetPanel,
+        parent: QWidget | None = None,
+    ) -> None:
         """`make_index` starts making the search index: a generator that yields
         between the parts of the making and returns the index."""
         super().__init__(parent)
@@ -93,7 +98,9 @@ class Sidebar(QWidget):
         self.sort_order.setAccessibleName("Descending order")
         self.sort_order.setToolTip("Reverse the order")
         self.sort_order.setText("↓")
-        self.sort_order.setStyleSheet(resources.stylesheet())  # checked: the highlight, as the status buttons
+        self.sort_order.setStyleSheet(
+            resources.stylesheet()
+        )  # checked: the highlight, as the status buttons
         self.model = PaperListModel(library, self)
         self.view = PaperListView(self)
         self.view.setModel(self.model)
@@ -258,7 +265,11 @@ class Sidebar(QWidget):
             self.hint.setText(text_query.warning)
             self.hint.setVisible(bool(text_query.warning))
             self._text_ids = self.index.filter(text_query, self._order)
-            ids = self.index.filter(parse(facet_text), self._text_ids) if facet_text else self._text_ids
+            ids = (
+                self.index.filter(parse(facet_text), self._text_ids)
+                if facet_text
+                else self._text_ids
+            )
             self.model.highlight_terms = text_query.terms
         self.model.set_ids(ids)
         self._shown = ids  # filter()'s own list: counted from its set
@@ -320,8 +331,12 @@ class Sidebar(QWidget):
         from reader.core.query import parse
 
         ids, index = self._text_ids, self.index
-        facets = Facets(index.tally(ids, "status"), index.tally(ids, "tag"), index.tally(ids, "venue"),
-                        index.tally(ids, "year"))
+        facets = Facets(
+            index.tally(ids, "status"),
+            index.tally(ids, "tag"),
+            index.tally(ids, "venue"),
+            index.tally(ids, "year"),
+        )
         smart_counts = {name: index.count(parse(q)) for name, q in self.saved_searches.items()}
         self.facets.set_counts(facets, self.saved_searches, smart_counts)
 
@@ -354,7 +369,10 @@ class Sidebar(QWidget):
             for top, bottom in runs(rows):  # (a row at a time: 0.5 s for 100k selected)
                 selection.select(self.model.index(top), self.model.index(bottom))
         sm = self.view.selectionModel()
-        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
         row = self.model.row_of(current) if current else -1
         if row >= 0:
             sm.setCurrentIndex(self.model.index(row), QItemSelectionModel.SelectionFlag.NoUpdate)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -72,11 +73,14 @@ class TagEditor(QWidget):
         self.repaint_chips()
 
     def repaint_chips(self) -> None:
-        for tag, chip in zip(self._tags, self._chips):
+        for tag, chip in zip(self._tags, self._chips, strict=False):
             colour = self.tag_colours.get(tag)
             # the colour is validated (#rrggbb) before it is stored
-            chip.setStyleSheet(f"QToolButton#tagChip {{ border-color: {colour}; border-width: 2px; }}"
-                               if colour else "")
+            chip.setStyleSheet(
+                f"QToolButton#tagChip {{ border-color: {colour}; border-width: 2px; }}"
+                if colour
+                else ""
+            )
 
     def completer(self) -> QCompleter:
         """The entry's completer, made when first needed: on the entry's first focus

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
@@ -97,7 +97,12 @@ class TagManager(QDialog):
         self.delete_button = QPushButton("&Delete", self)
         self.colour_button = QPushButton("&Colour…", self)
         self.clear_colour_button = QPushButton("&No Colour", self)
-        for b in (self.rename_button, self.delete_button, self.colour_button, self.clear_colour_button):
+        for b in (
+            self.rename_button,
+            self.delete_button,
+            self.colour_button,
+            self.clear_colour_button,
+        ):
             buttons.addWidget(b)
         buttons.addStretch(1)
         close = QPushButton("Close", self)
@@ -112,8 +117,10 @@ class TagManager(QDialog):
         self.clear_colour_button.clicked.connect(lambda: self._set_colour(None))
         controller.library_changed.connect(lambda _change: self.refresh())
         # the dialog is not modal; Ctrl+Z here undoes like in the main window
-        for keys, slot in ((QKeySequence.StandardKey.Undo, controller.undo_stack.undo),
-                           (QKeySequence.StandardKey.Redo, controller.undo_stack.redo)):
+        for keys, slot in (
+            (QKeySequence.StandardKey.Undo, controller.undo_stack.undo),
+            (QKeySequence.StandardKey.Redo, controller.undo_stack.redo),
+        ):
             QShortcut(QKeySequence(keys), self, activated=slot)
         self.refresh()
         self.resize(520, 420)
@@ -133,8 +140,9 @@ class TagManager(QDialog):
             if tag in colours:
                 swatch.setBackground(QColor(colours[tag]))
             key = f"Alt+{order.index(tag) + 1}" if tag in order else ""
-            self.model.appendRow([name, QStandardItem(f"{counts.get(tag, 0):,}"), swatch,
-                                  QStandardItem(key)])
+            self.model.appendRow(
+                [name, QStandardItem(f"{counts.get(tag, 0):,}"), swatch, QStandardItem(key)]
+            )
         self.table.resizeColumnsToContents()
         if current:
             self.select(current)
@@ -159,8 +167,9 @@ class TagManager(QDialog):
         if not ok or not new or new == tag:
             return
         if new.casefold() in (t.casefold() for t in self.controller.library.tag_counts()):
-            answer = QMessageBox.question(self, "Merge tags",
-                                          f"“{new}” exists already. Merge “{tag}” into it?")
+            answer = QMessageBox.question(
+                self, "Merge tags", f"“{new}” exists already. Merge “{tag}” into it?"
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.controller.push(RenameTagCommand(self.controller.library, tag, new))
@@ -171,8 +180,9 @@ class TagManager(QDialog):
         if not tag:
             return
         n = len(self.controller.library.papers_with_tag(tag))
-        answer = QMessageBox.question(self, "Delete tag",
-                                      f"Remove “{tag}” from {n} paper(s)? (Ctrl+Z undoes.)")
+        answer = QMessageBox.question(
+            self, "Delete tag", f"Remove “{tag}” from {n} paper(s)? (Ctrl+Z undoes.)"
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.controller.push(DeleteTagCommand(self.controller.library, tag))
 
@@ -193,7 +203,9 @@ class TagManager(QDialog):
         if colour is None:
             colours.pop(tag, None)
         elif tag not in colours and len(colours) >= MAX_COLOURED:
-            QMessageBox.information(self, "Tag colours", f"At most {MAX_COLOURED} tags have colours.")
+            QMessageBox.information(
+                self, "Tag colours", f"At most {MAX_COLOURED} tags have colours."
+            )
             return
         else:
             colours[tag] = colour
@@ -204,12 +216,25 @@ def tag_colour_map(library: Library) -> dict[str, str]:
     return dict(library.tag_colours())
 
 
-def install_tag_actions(window: QWidget, controller: PaperController, actions: object,
-                        numbers: Sequence[int] = range(1, MAX_COLOURED + 1)) -> None:
+def install_tag_actions(
+    window: QWidget,
+    controller: PaperController,
+    actions: object,
+    numbers: Sequence[int] = range(1, MAX_COLOURED + 1),
+) -> None:
     """Alt+1…Alt+9 and Paper → Manage Tags…"""
     add = actions.add  # type: ignore[attr-defined]
     for n in numbers:
-        add(f"toggle_tag_{n}", f"Toggle Coloured Tag {n}", [f"Alt+{n}"],
-            lambda n=n: toggle_coloured_tag(controller, n))
-    add("manage_tags", "&Manage Tags…", ["Ctrl+Shift+G"],
-        lambda: TagManager(controller, window).show(), menu="&Paper")
+        add(
+            f"toggle_tag_{n}",
+            f"Toggle Coloured Tag {n}",
+            [f"Alt+{n}"],
+            lambda n=n: toggle_coloured_tag(controller, n),
+        )
+    add(
+        "manage_tags",
+        "&Manage Tags…",
+        ["Ctrl+Shift+G"],
+        lambda: TagManager(controller, window).show(),
+        menu="&Paper",
+    )

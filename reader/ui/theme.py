@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
@@ -49,7 +49,11 @@ def dark_palette() -> QPalette:
     }
     for role, colour in colours.items():
         p.setColor(role, QColor(colour))
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.ButtonText,
+    ):
         p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7b7f86"))
     return p
 
@@ -60,16 +64,27 @@ def light_palette() -> QPalette:
     compares the two)."""
     p = QPalette(QColor("#efefef"))
     disabled = QPalette.ColorGroup.Disabled
-    for role, colour in ((QPalette.ColorRole.Midlight, "#cacaca"), (QPalette.ColorRole.Dark, "#9f9f9f"),
-                         (QPalette.ColorRole.Mid, "#b8b8b8"), (QPalette.ColorRole.Shadow, "#767676"),
-                         (QPalette.ColorRole.Highlight, "#308cc6"), (QPalette.ColorRole.Accent, "#308cc6"),
-                         (QPalette.ColorRole.PlaceholderText, "#80000000")):
+    for role, colour in (
+        (QPalette.ColorRole.Midlight, "#cacaca"),
+        (QPalette.ColorRole.Dark, "#9f9f9f"),
+        (QPalette.ColorRole.Mid, "#b8b8b8"),
+        (QPalette.ColorRole.Shadow, "#767676"),
+        (QPalette.ColorRole.Highlight, "#308cc6"),
+        (QPalette.ColorRole.Accent, "#308cc6"),
+        (QPalette.ColorRole.PlaceholderText, "#80000000"),
+    ):
         p.setColor(role, QColor(colour))
-    for role, colour in ((QPalette.ColorRole.WindowText, "#bebebe"), (QPalette.ColorRole.Text, "#bebebe"),
-                         (QPalette.ColorRole.ButtonText, "#bebebe"), (QPalette.ColorRole.Dark, "#bebebe"),
-                         (QPalette.ColorRole.Shadow, "#b1b1b1"), (QPalette.ColorRole.Highlight, "#919191"),
-                         (QPalette.ColorRole.Accent, "#919191"), (QPalette.ColorRole.Base, "#efefef"),
-                         (QPalette.ColorRole.AlternateBase, "#f7f7f7")):
+    for role, colour in (
+        (QPalette.ColorRole.WindowText, "#bebebe"),
+        (QPalette.ColorRole.Text, "#bebebe"),
+        (QPalette.ColorRole.ButtonText, "#bebebe"),
+        (QPalette.ColorRole.Dark, "#bebebe"),
+        (QPalette.ColorRole.Shadow, "#b1b1b1"),
+        (QPalette.ColorRole.Highlight, "#919191"),
+        (QPalette.ColorRole.Accent, "#919191"),
+        (QPalette.ColorRole.Base, "#efefef"),
+        (QPalette.ColorRole.AlternateBase, "#f7f7f7"),
+    ):
         p.setColor(disabled, role, QColor(colour))
     for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, disabled):
         for role in _ROLES:  # every role set: none falls back to the platform's palette
@@ -136,7 +151,7 @@ class Appearance(QObject):
 
     def set_zoom(self, steps: int) -> None:
         self.zoom = max(ZOOM_MIN, min(ZOOM_MAX, steps))
-        for widget, base in zip(self._zoomables, self._base_sizes):
+        for widget, base in zip(self._zoomables, self._base_sizes, strict=True):
             font = widget.font()
             font.setPointSizeF(max(6.0, base + self.zoom))
             widget.setFont(font)

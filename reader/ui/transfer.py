@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
@@ -145,7 +146,10 @@ class Transfers(QObject):
             self.message.emit("Nothing to export.")
             return
         path, chosen = QFileDialog.getSaveFileName(
-            self._window, f"Export {what} ({len(ids)} papers)", "papers.json", ";;".join(EXPORT_FILTERS)
+            self._window,
+            f"Export {what} ({len(ids)} papers)",
+            "papers.json",
+            ";;".join(EXPORT_FILTERS),
         )
         if path:
             self.export(ids, EXPORT_FILTERS.get(chosen, "json"), Path(path))
@@ -168,8 +172,13 @@ def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
     """A non-blocking summary of an import, with every skipped record in the details."""
     from PySide6.QtWidgets import QMessageBox
 
-    box = QMessageBox(QMessageBox.Icon.Information, "Import finished", report.summary(),
-                      QMessageBox.StandardButton.Ok, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Information,
+        "Import finished",
+        report.summary(),
+        QMessageBox.StandardButton.Ok,
+        parent,
+    )
     details = [f"skipped {s.place}: {s.reason}" for s in report.skipped]
     if details:
         box.setDetailedText("\n".join(details))

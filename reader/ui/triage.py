@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 from reader.core.triage import DEFAULT_DECISIONS, Decision, next_untriaged, progress
 from reader.ui.commands import TriageDecisionCommand
 from reader.ui.controller import PaperController
-
 
 TRIAGE_PREF = "triage_decisions"
 
@@ -40,8 +39,9 @@ def parse_decisions(text: str) -> list[Decision]:
         key, kind, value = parts[:3]
         label = parts[3] if len(parts) > 3 else value
         try:
-            decisions.append(Decision.from_dict({"key": key, "kind": kind, "value": value,
-                                                 "label": label}))
+            decisions.append(
+                Decision.from_dict({"key": key, "kind": kind, "value": value, "label": label})
+            )
         except ValueError as exc:
             raise ValueError(f"line {n}: {exc}") from None
     keys = [d.key.casefold() for d in decisions]
@@ -92,8 +92,12 @@ class Triage(QObject):
 
     mode_changed = Signal(bool)
 
-    def __init__(self, controller: PaperController, bar: TriageBar,
-                 decisions: Sequence[Decision] = DEFAULT_DECISIONS) -> None:
+    def __init__(
+        self,
+        controller: PaperController,
+        bar: TriageBar,
+        decisions: Sequence[Decision] = DEFAULT_DECISIONS,
+    ) -> None:
         super().__init__(bar)
         self.controller = controller
         self.bar = bar
@@ -163,7 +167,8 @@ class Triage(QObject):
         if not self.active or not pid:
             return
         self.controller.push(
-            TriageDecisionCommand(self.controller.library, pid, decision, self._decisions))
+            TriageDecisionCommand(self.controller.library, pid, decision, self._decisions)
+        )
         self.advance(pid)
 
     def advance(self, after: str | None) -> None:

@@ -56,8 +56,13 @@ def test_edit_quit_restart_finds_every_edit(qtbot, tmp_path):
 def test_real_program_starts_and_quits_on_sigterm(tmp_path):
     lib = tmp_path / "library"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.Popen([sys.executable, "-m", "reader", "--data-dir", str(lib)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reader", "--data-dir", str(lib)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while not (lib / "window.ini").exists() and not (lib / "papers.json").exists():
@@ -73,8 +78,13 @@ def test_real_program_starts_and_quits_on_sigterm(tmp_path):
             proc.kill()
     assert proc.returncode == 0, err
     assert (lib / "window.ini").exists()  # state saved on the way out
-    listed = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(lib), "list", "--json"],
-                            env=env, capture_output=True, text=True, check=True)
+    listed = subprocess.run(
+        [sys.executable, "-m", "reader", "--data-dir", str(lib), "list", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert len(json.loads(listed.stdout)) == 19
 
 
@@ -83,8 +93,13 @@ def test_sigterm_saves_typed_note(tmp_path):
     lib = tmp_path / "library"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     child = os.path.join(os.path.dirname(__file__), "..", "helpers", "typing_child.py")
-    proc = subprocess.Popen([sys.executable, child, str(lib), "typed just before SIGTERM"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, child, str(lib), "typed just before SIGTERM"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         pid = proc.stdout.readline().strip()
         assert pid, proc.communicate(timeout=30)
@@ -107,8 +122,13 @@ def test_second_launch_brings_the_first_forward(tmp_path):
 
     lib = tmp_path / "library"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    first = subprocess.Popen([sys.executable, "-m", "reader", "--data-dir", str(lib)], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "reader", "--data-dir", str(lib)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     address = os.path.join(tempfile.gettempdir(), server_name(lib))
     try:
         deadline = time.monotonic() + 60
@@ -119,8 +139,13 @@ def test_second_launch_brings_the_first_forward(tmp_path):
                 if probe.connect_ex(address) == 0:
                     break
             time.sleep(0.1)
-        second = subprocess.run([sys.executable, "-m", "reader", "--data-dir", str(lib)], env=env,
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [sys.executable, "-m", "reader", "--data-dir", str(lib)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 0
         assert "already open" in second.stderr
         assert first.poll() is None  # the first keeps running

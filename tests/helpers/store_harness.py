@@ -39,7 +39,9 @@ _FILLER = (
 )
 
 
-def synthetic_papers(n: int, *, prefix: str = "p", start: int = 0, abstract_chars: int = 0) -> list[Paper]:
+def synthetic_papers(
+    n: int, *, prefix: str = "p", start: int = 0, abstract_chars: int = 0
+) -> list[Paper]:
     """`n` made-up catalogue entries with ids prefix000000, prefix000001, ..."""
     abstract = (_FILLER * (abstract_chars // len(_FILLER) + 1))[:abstract_chars]
     return [
@@ -181,7 +183,10 @@ class KillHarness:
         self._stderr = open(self.stderr_path, "w")  # noqa: SIM115 (lives as long as the zygote)
         self.zygote = subprocess.Popen(
             [sys.executable, __file__, "zygote"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
         )
         self._expect("ready")
 
@@ -255,7 +260,9 @@ class KillHarness:
         a write() it started): the start of a line, or zeros where the file grew.
         The next save must cut it off, and nothing acknowledged may go."""
         line = journal.encode({KILL_TARGETS[0]: {"note": "torn|never acknowledged"}})
-        junk = line[: self.rng.randrange(1, len(line) - 1)] if self.rng.random() < 0.7 else b"\0" * 512
+        junk = (
+            line[: self.rng.randrange(1, len(line) - 1)] if self.rng.random() < 0.7 else b"\0" * 512
+        )
         with open(self.folder / JOURNAL_FILE, "ab") as file:
             file.write(junk)
         self.report.torn_injected += 1
@@ -267,12 +274,18 @@ class KillHarness:
             self.report.problems.append(f"damaged journal: {found.damaged}")
         if not found.clean:
             self.report.torn_journal += 1
-        ann = parse_document(self.folder / ANNOTATIONS_FILE, (self.folder / ANNOTATIONS_FILE).read_bytes())
+        ann = parse_document(
+            self.folder / ANNOTATIONS_FILE, (self.folder / ANNOTATIONS_FILE).read_bytes()
+        )
         table = ann.get("annotations", {})
         # every line already in annotations.json: a kill between a fold's rewrite
         # and the journal's emptying (replaying them must change nothing)
         if found.changes and all(
-            all(table.get(pid, {}).get(k) == v for k, v in (fields or {}).items() if k not in ("paper_id", "created"))
+            all(
+                table.get(pid, {}).get(k) == v
+                for k, v in (fields or {}).items()
+                if k not in ("paper_id", "created")
+            )
             for changes in found.changes
             for pid, fields in changes.items()
         ):
@@ -335,7 +348,9 @@ def run_two_writers(folder: Path, n: int, fold_bytes: int = journal.FOLD_BYTES) 
     procs = [
         subprocess.Popen(
             [sys.executable, __file__, "writer", str(folder), name, str(n), str(fold_bytes)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         for name in "AB"
     ]

@@ -53,9 +53,19 @@ def test_zoom_keys_and_remembered(qtbot, make_app):
 
 def test_main_widgets_have_accessible_names(app):
     w = app.window
-    widgets = [w.sidebar.view, w.sidebar.search, w.sidebar.facets, w.sidebar.count_label,
-               w.sidebar.sort_combo, w.pane, w.pane.browser, w.pane.note_editor.editor,
-               w.pane.note_editor.preview, w.pane.tag_editor.entry, w.triage_bar]
+    widgets = [
+        w.sidebar.view,
+        w.sidebar.search,
+        w.sidebar.facets,
+        w.sidebar.count_label,
+        w.sidebar.sort_combo,
+        w.pane,
+        w.pane.browser,
+        w.pane.note_editor.editor,
+        w.pane.note_editor.preview,
+        w.pane.tag_editor.entry,
+        w.triage_bar,
+    ]
     names = [x.accessibleName() for x in widgets]
     assert all(names), names
     assert len(set(names)) == len(names)
@@ -75,7 +85,9 @@ def test_the_selected_row_and_the_chosen_status_wear_the_highlight(app):
     other = view.visualRect(w.sidebar.model.index(1))
     # the row's background is the view's (selection, focus), its texts the delegate's
     selected = _pixel(view.viewport(), row.right() - 2, row.bottom() - 2)
-    assert _pixel(view.viewport(), other.right() - 2, other.bottom() - 2) == palette.color(QPalette.ColorRole.Base)
+    assert _pixel(view.viewport(), other.right() - 2, other.bottom() - 2) == palette.color(
+        QPalette.ColorRole.Base
+    )
     assert selected != palette.color(QPalette.ColorRole.Base)
     assert selected.blue() > selected.red()  # blue (lighter when the view is not focused)
     chosen = w.pane.status_buttons.checkedButton()
@@ -95,11 +107,18 @@ def test_the_light_palette_is_the_fusion_styles_own(qapp):
     from reader.ui.theme import light_palette
 
     ours, fusion = light_palette(), QStyleFactory.create("Fusion").standardPalette()
-    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+    for group in (
+        QPalette.ColorGroup.Active,
+        QPalette.ColorGroup.Inactive,
+        QPalette.ColorGroup.Disabled,
+    ):
         for role in QPalette.ColorRole:
             if role is not QPalette.ColorRole.NColorRoles:
                 argb = QColor.NameFormat.HexArgb  # (Fusion computes some in floating point)
-                assert ours.color(group, role).name(argb) == fusion.color(group, role).name(argb), (group, role)
+                assert ours.color(group, role).name(argb) == fusion.color(group, role).name(argb), (
+                    group,
+                    role,
+                )
 
 
 def test_the_paper_count_is_quiet_but_readable(app):
@@ -109,13 +128,20 @@ def test_the_paper_count_is_quiet_but_readable(app):
     ground = label.palette().color(QPalette.ColorRole.Window)
 
     def luminance(c):
-        channel = [(v / 255) / 12.92 if v <= 10 else (((v / 255) + 0.055) / 1.055) ** 2.4
-                   for v in (c.red(), c.green(), c.blue())]
+        channel = [
+            (v / 255) / 12.92 if v <= 10 else (((v / 255) + 0.055) / 1.055) ** 2.4
+            for v in (c.red(), c.green(), c.blue())
+        ]
         return 0.2126 * channel[0] + 0.7152 * channel[1] + 0.0722 * channel[2]
 
     shown = QColor(text)  # the colour over the window's, as painted
     alpha = text.alphaF()
-    shown.setRgbF(*(alpha * a + (1 - alpha) * b for a, b in zip(text.getRgbF()[:3], ground.getRgbF()[:3])))
+    shown.setRgbF(
+        *(
+            alpha * a + (1 - alpha) * b
+            for a, b in zip(text.getRgbF()[:3], ground.getRgbF()[:3], strict=True)
+        )
+    )
     light, dark = sorted((luminance(shown), luminance(ground)), reverse=True)
     # Qt's placeholder-text grey: 3.9:1 in the light theme (the palette's Mid it had was
     # 1.7:1), 5:1 in the dark one
@@ -140,7 +166,9 @@ def test_scroll_bars_are_flat_in_the_themes_colours(qtbot, app):
         # the handle at the top in the palette's Mid, the groove below it the Base:
         # plain colours (Fusion's are gradients, ~0.8 ms a paint)
         assert image.pixelColor(bar.width() // 2, 12) == palette.color(QPalette.ColorRole.Mid)
-        assert image.pixelColor(bar.width() // 2, bar.height() - 4) == palette.color(QPalette.ColorRole.Base)
+        assert image.pixelColor(bar.width() // 2, bar.height() - 4) == palette.color(
+            QPalette.ColorRole.Base
+        )
         # held, the handle wears the highlight (the dark theme's Dark would vanish on its Base)
         qtbot.mousePress(bar, Qt.MouseButton.LeftButton, pos=QPoint(bar.width() // 2, 12))
         assert bar.isSliderDown()
@@ -193,7 +221,11 @@ def _choose(w, row):
 
 def _ink(image, colour):
     """How many of the image's pixels are not `colour`."""
-    return sum(image.pixelColor(x, y) != colour for x in range(0, image.width(), 2) for y in range(image.height()))
+    return sum(
+        image.pixelColor(x, y) != colour
+        for x in range(0, image.width(), 2)
+        for y in range(image.height())
+    )
 
 
 def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypatch):
@@ -228,8 +260,12 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
     marked = _row_image(w, row)  # (wider: the fewer rows need no scroll bar)
 
     def yellow(image):  # the marks' yellow, over the row's white or selection blue
-        return [(x, y) for x in range(image.width()) for y in range(image.height())
-                if (c := image.pixelColor(x, y)).red() > c.blue() + 40]
+        return [
+            (x, y)
+            for x in range(image.width())
+            for y in range(image.height())
+            if (c := image.pixelColor(x, y)).red() > c.blue() + 40
+        ]
 
     assert len(yellow(marked)) > 100 and not yellow(first)  # the match marked under the title
     w.sidebar.search.clear()
@@ -242,7 +278,14 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
     assert _row_image(w, 2) == first
     w.actions.theme_dark.trigger()
     dark = _row_image(w, 2)
-    assert sum(dark.pixelColor(x, y).lightness() > 200 for x in range(dark.width()) for y in range(dark.height())) > 100
+    assert (
+        sum(
+            dark.pixelColor(x, y).lightness() > 200
+            for x in range(dark.width())
+            for y in range(dark.height())
+        )
+        > 100
+    )
     w.actions.theme_light.trigger()
     assert _row_image(w, 2) == first
     # at most LAYER_BYTES kept: drawn again when needed, the same

@@ -137,7 +137,7 @@ def test_highlight_survives_a_reimport_with_changed_spacing_and_orphans_when_gon
     text = w.pane.browser.toPlainText()
     assert "A new first sentence." in text
     (span,) = [(s, e) for s, e, _ in marks(w)]
-    assert " ".join(text[span[0]:span[1]].split()) == QUOTE
+    assert " ".join(text[span[0] : span[1]].split()) == QUOTE
     assert rows(w) == [f"“{QUOTE}”"]
 
     gone = paper.abstract.replace("high training", "a")
@@ -159,8 +159,11 @@ def test_undo_and_redo_a_highlight(qtbot, app, hl):
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert lib.annotation(DA_KD).highlights == ()
     assert marks(w) == [] and not w.pane.highlight_panel.isVisible()
-    qtbot.keyClick(w.pane.browser, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        w.pane.browser,
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     assert lib.annotation(DA_KD).highlights[0].color == "pink"
 
 
@@ -206,8 +209,11 @@ def test_list_keys_comment_delete_and_choose(qtbot, app, hl, monkeypatch):
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_2)
     view = w.pane.highlight_panel.view
     view.setFocus()
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
-                     pos=view.visualRect(view.model().index(0, 0)).center())
+    qtbot.mouseClick(
+        view.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=view.visualRect(view.model().index(0, 0)).center(),
+    )
     assert w.pane.browser.textCursor().position() == first[0]  # scrolled to it
     qtbot.keyClick(view, Qt.Key.Key_Return)
     assert lib.annotation(DA_KD).highlights[0].comment == "why?"
@@ -227,7 +233,11 @@ def test_h_opens_the_palette_and_the_context_menu_offers_colours(qtbot, app, hl)
     menu = hl.palette_menu
     assert menu is not None and menu.isVisible()
     assert [a.text() for a in menu.actions()] == [
-        "Highlight as claim", "Highlight as method", "Highlight as result", "Highlight as question"]
+        "Highlight as claim",
+        "Highlight as method",
+        "Highlight as result",
+        "Highlight as question",
+    ]
     menu.actions()[2].trigger()
     menu.close()
     assert lib.annotation(DA_KD).highlights[0].color == "green"
@@ -301,7 +311,12 @@ def test_colour_names_are_kept_in_the_library(qtbot, make_app, monkeypatch):
     app = make_app()
     palette = app.window.highlighter.palette
     palette.renamed.emit(["finding", "how", "numbers", "doubt"])
-    assert app.controller.library.prefs.get(HIGHLIGHT_NAMES_PREF) == ["finding", "how", "numbers", "doubt"]
+    assert app.controller.library.prefs.get(HIGHLIGHT_NAMES_PREF) == [
+        "finding",
+        "how",
+        "numbers",
+        "doubt",
+    ]
     app.window.close()
     again = make_app()
     assert again.window.highlighter.palette.names()[0] == "finding"
@@ -312,6 +327,10 @@ def test_highlight_model_passes_qt_model_tester(qtmodeltester):
     from reader.ui.highlight_list import HighlightModel, HighlightPalette, HighlightRow
 
     model = HighlightModel(HighlightPalette())
-    model.set_rows([HighlightRow(Highlight("a", "quote one", color="yellow", comment="c"), (0, 9)),
-                    HighlightRow(Highlight("b", "gone", color="blue"), None)])
+    model.set_rows(
+        [
+            HighlightRow(Highlight("a", "quote one", color="yellow", comment="c"), (0, 9)),
+            HighlightRow(Highlight("b", "gone", color="blue"), None),
+        ]
+    )
     qtmodeltester.check(model, force_py=True)

@@ -12,10 +12,10 @@ HOSTILE = [
     '<img src="/dev/zero">',
     '<a href="file:///etc/passwd">passwd</a>',
     '<a href="smb://attacker/share">share</a>',
-    '<script>alert(1)</script>',
+    "<script>alert(1)</script>",
     '<link rel="stylesheet" href="https://evil.example/x.css">',
     "<table>" * 25 + "deep" + "</table>" * 25,
-    '![x](file:///etc/passwd) [run](ms-msdt:/id) <file:///etc/passwd>',
+    "![x](file:///etc/passwd) [run](ms-msdt:/id) <file:///etc/passwd>",
 ]
 
 
@@ -38,7 +38,7 @@ def test_hostile_abstract_and_note_are_inert(qtbot, app, spies, payload):
     pane = app.window.pane
     assert pane.paper_id == "evil"
     html = pane.browser.toHtml()
-    assert "<img" not in html and "file:///etc/passwd\"" not in html
+    assert "<img" not in html and 'file:///etc/passwd"' not in html
     assert "<script" not in html.lower()
     pane.note_editor.editor.setPlainText(payload)
     pane.note_editor._render_preview()

@@ -46,8 +46,16 @@ def test_the_hook_reads_none_of_our_sources_nor_those_loaded_before_pyside():
 
 def test_our_modules_are_found_by_listing_folders():
     names = our_modules(REPO / "reader")
-    assert {"reader", "reader.ui", "reader.ui.app", "reader.core.index", "reader.store.journal",
-            "reader.formats.bibtex", "reader.cli", "reader.ui.import_hook"} <= set(names)
+    assert {
+        "reader",
+        "reader.ui",
+        "reader.ui.app",
+        "reader.core.index",
+        "reader.store.journal",
+        "reader.formats.bibtex",
+        "reader.cli",
+        "reader.ui.import_hook",
+    } <= set(names)
     assert not [n for n in names if "__" in n or n.endswith(".py")]
     assert len(names) == len(set(names))
 

@@ -169,8 +169,12 @@ def test_backlinks_say_which_notes_mention_the_paper(qtbot, app, links):
     w = app.window
     label = w.pane.backlinks
     set_note(qtbot, app, DA_KD, f"See [[{title(app, FLOAT)}]].")
-    set_note(qtbot, app, ERWIN,
-             f"Unlike [[{title(app, FLOAT)}|the float paper]], and [[{title(app, ERWIN)}]]")
+    set_note(
+        qtbot,
+        app,
+        ERWIN,
+        f"Unlike [[{title(app, FLOAT)}|the float paper]], and [[{title(app, ERWIN)}]]",
+    )
     w.sidebar.select_paper(FLOAT)
     assert label.isVisible()
     assert label.text().startswith("Mentioned in 2 notes: ")
@@ -225,7 +229,9 @@ def test_the_title_catalogue_is_built_while_the_user_is_idle(qtbot, app, monkeyp
     links = note_links.NoteLinks(app.window)
     built: list[bool] = []
     real_warm = links.catalogue.warm
-    monkeypatch.setattr(links.catalogue, "warm", lambda seconds=None: built.append(real_warm(seconds)) or built[-1])
+    monkeypatch.setattr(
+        links.catalogue, "warm", lambda seconds=None: built.append(real_warm(seconds)) or built[-1]
+    )
     view = app.window.sidebar.view
     qtbot.waitUntil(lambda: links._warming is not None)  # waiting for a pause
     for _ in range(4):  # keys keep putting it off: no slice in the way of a keystroke

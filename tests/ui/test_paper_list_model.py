@@ -63,8 +63,9 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
         qtbot.waitUntil(lambda: sidebar.model.rowCount() != 19 or expected == 19)
     shown = sidebar.model.ids()
     if expected is None:
-        expected_ids = [p.id for p in library.papers()
-                        if "distillation" in (p.title + p.abstract).lower()]
+        expected_ids = [
+            p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()
+        ]
         assert shown == expected_ids and 0 < len(shown) < 19
     else:
         assert len(shown) == expected
@@ -104,9 +105,13 @@ def test_typing_in_the_list_jumps_to_a_title_as_shown(qtbot, library):
 
     from reader.ui.paper_list import PaperListView
 
-    library.add_papers([Paper("tex", "$K^2$VAE: a $\\Theta(1)$ model", ("A. Author",)),
-                        Paper("emph", "*Attention* Is What You Need", ("A. Author",)),
-                        Paper("quote", "``Why'' Questions", ("A. Author",))])
+    library.add_papers(
+        [
+            Paper("tex", "$K^2$VAE: a $\\Theta(1)$ model", ("A. Author",)),
+            Paper("emph", "*Attention* Is What You Need", ("A. Author",)),
+            Paper("quote", "``Why'' Questions", ("A. Author",)),
+        ]
+    )
     model = PaperListModel(library)
     model.set_ids(library.paper_ids())
     view = PaperListView()
@@ -139,4 +144,6 @@ def test_typing_in_the_list_jumps_to_a_title_as_shown(qtbot, library):
     pause()
     qtbot.keyClicks(view, "zzq")  # nothing: stays
     assert shown() == "Attention Is What You Need"
-    assert model.data(model.index(model.find_title("“why", 0))) == "“Why” Questions"  # (no key types “)
+    assert (
+        model.data(model.index(model.find_title("“why", 0))) == "“Why” Questions"
+    )  # (no key types “)

@@ -25,7 +25,9 @@ def broken_disk(monkeypatch):
 
     def write(self, changes):
         if state["broken"]:
-            raise StorageError(f"{self.annotations_path}: the disk is full (No space left on device)")
+            raise StorageError(
+                f"{self.annotations_path}: the disk is full (No space left on device)"
+            )
         return real(self, changes)
 
     monkeypatch.setattr(LibraryFolder, "write_annotations", write)
@@ -102,7 +104,9 @@ def test_damaged_annotations_file_is_reported_in_the_window(qtbot, make_app, tmp
     first.window.close()  # leaves a backup
     (tmp_path / "library" / "annotations.json").write_bytes(b'{"annotations": {"x": ')
     again = make_app()
-    boxes = [b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()]
+    boxes = [
+        b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()
+    ]
     assert boxes and "damaged" in boxes[0].text()
     assert not boxes[0].isModal()
     assert again.controller.library.status(again.window.pane.paper_id) is not None

@@ -50,7 +50,7 @@ def test_a_paper_with_highlights_gets_the_highlight_list(qtbot, app):
     lib = app.controller.library
     text = w.pane.browser.toPlainText()
     start = text.index("Knowledge") if "Knowledge" in text else 0
-    quote = text[start:start + 9]
+    quote = text[start : start + 9]
     lib.set_highlights(ids[0], [Highlight(id="h1", quote=quote, color="yellow")])
     w.sidebar.select_paper(ids[1])
     w.sidebar.select_paper(ids[0])
@@ -76,7 +76,9 @@ def test_a_long_abstract_after_a_short_one_keeps_the_measure(qtbot, app, monkeyp
     assert calls == [] and browser.lineWrapColumnOrWidth() == width
 
 
-def test_a_neighbour_prepared_while_idle_is_shown_without_rendering_it_again(qtbot, app, monkeypatch):
+def test_a_neighbour_prepared_while_idle_is_shown_without_rendering_it_again(
+    qtbot, app, monkeypatch
+):
     from reader.ui import reader_view
 
     sidebar, pane = app.window.sidebar, app.window.pane
@@ -87,7 +89,9 @@ def test_a_neighbour_prepared_while_idle_is_shown_without_rendering_it_again(qtb
     qtbot.waitUntil(lambda: reader_view.paper_html.cache_info().currsize == 3)  # 5, then 6 and 4
     rendered: list[str] = []
     abstract_html = reader_view.abstract_html
-    monkeypatch.setattr(reader_view, "abstract_html", lambda text: rendered.append(text) or abstract_html(text))
+    monkeypatch.setattr(
+        reader_view, "abstract_html", lambda text: rendered.append(text) or abstract_html(text)
+    )
     sidebar.select_paper(ids[6])
     assert pane.paper_id == ids[6] and rendered == []
     assert library.paper(ids[6]).title.split()[0] in pane.browser.toPlainText()

@@ -38,8 +38,10 @@ def small_search_steps(monkeypatch):
 
 
 def _menu_items(window) -> dict[str, list[str]]:
-    return {a.text(): [x.text() for x in a.menu().actions() if x.text()]
-            for a in window.menuBar().actions()}
+    return {
+        a.text(): [x.text() for x in a.menu().actions() if x.text()]
+        for a in window.menuBar().actions()
+    }
 
 
 def test_the_first_paint_has_the_list_the_abstract_and_the_menu_titles(qtbot, tmp_path):
@@ -60,11 +62,25 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
     def lines() -> list[str]:
         return _facet_labels(facets, groups=True)
 
-    assert lines() == ["Status", "  Unread", "  Reading", "  Read", "Tags", "  Counting…", "Venue", "  Counting…",
-                       "Year", "  Counting…"]
+    assert lines() == [
+        "Status",
+        "  Unread",
+        "  Reading",
+        "  Read",
+        "Tags",
+        "  Counting…",
+        "Venue",
+        "  Counting…",
+        "Year",
+        "  Counting…",
+    ]
     app.window.show()
     qtbot.waitUntil(lambda: "  Unread  (19)" in lines())
-    assert "  Counting…" not in lines() and "  ICML 2025  (19)" in lines() and "  None yet (press t)" in lines()
+    assert (
+        "  Counting…" not in lines()
+        and "  ICML 2025  (19)" in lines()
+        and "  None yet (press t)" in lines()
+    )
 
 
 def test_saved_searches_are_listed_before_the_first_count(qtbot, tmp_path, opened):
@@ -73,7 +89,9 @@ def test_saved_searches_are_listed_before_the_first_count(qtbot, tmp_path, opene
     facets = _build(qtbot, tmp_path).window.sidebar.facets
     smart = facets.model().index(0, 0)
     assert (smart.data(), facets.model().index(0, 0, smart).data()) == ("Smart lists", "Later")
-    assert facets.model().index(0, 0, facets.model().index(1, 0)).data() == "Unread"  # (not counted yet)
+    assert (
+        facets.model().index(0, 0, facets.model().index(1, 0)).data() == "Unread"
+    )  # (not counted yet)
 
 
 def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
@@ -159,7 +177,9 @@ def test_the_first_key_does_not_wait_for_the_preloads(qtbot, tmp_path, monkeypat
     qtbot.waitUntil(w.isActiveWindow)
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)
     assert not w.setup_pending()  # what the key may need
-    assert not w.sidebar.index_made  # not the search index (~0.2 s at 100k): steps of its own, or a search
+    assert (
+        not w.sidebar.index_made
+    )  # not the search index (~0.2 s at 100k): steps of its own, or a search
     assert loaded == []  # pylatexenc (and Markdown) load while idle, not before the key
     for _ in range(3):  # keys keep putting them off
         qtbot.wait(100)
@@ -224,7 +244,9 @@ def test_the_search_index_warms_while_the_user_is_idle(qtbot, tmp_path, monkeypa
 
     warmed: list[bool] = []
     real_warm = SearchIndex.warm
-    monkeypatch.setattr(SearchIndex, "warm", lambda self, s=None: warmed.append(real_warm(self, s)) or warmed[-1])
+    monkeypatch.setattr(
+        SearchIndex, "warm", lambda self, s=None: warmed.append(real_warm(self, s)) or warmed[-1]
+    )
     monkeypatch.setattr(WhenIdle, "QUIET_MS", 1_000)  # keys 100 ms apart: room for a slow machine
     app = _build(qtbot, tmp_path)
     w = app.window
@@ -235,7 +257,9 @@ def test_the_search_index_warms_while_the_user_is_idle(qtbot, tmp_path, monkeypa
         qtbot.wait(100)
     assert warmed == []
     qtbot.waitUntil(lambda: warmed[-1:] == [True])  # then a pause
-    assert "Unread  (19)" in _facet_labels(w.sidebar.facets)  # (counted meanwhile: they need no warming)
+    assert "Unread  (19)" in _facet_labels(
+        w.sidebar.facets
+    )  # (counted meanwhile: they need no warming)
 
 
 def test_idle_steps_stop_for_a_key_after_the_first_and_wait_again(qtbot, monkeypatch):
@@ -350,7 +374,9 @@ def test_a_big_catalogue_gets_its_snapshot_after_the_first_paint(qtbot, tmp_path
     assert fast is not None and sorted(fast) == sorted(app.controller.library.paper_ids())
 
 
-def test_closing_the_window_mid_snapshot_leaves_nothing_behind(qtbot, tmp_path, monkeypatch, small_min):
+def test_closing_the_window_mid_snapshot_leaves_nothing_behind(
+    qtbot, tmp_path, monkeypatch, small_min
+):
     from reader.ui.idle import IdleSteps
 
     snapshot = small_min
@@ -404,10 +430,15 @@ print("\\n".join(order))
 
 def test_the_window_imports_its_modules_without_qt_before_pyside():
     # PySide6's import hook reads the source of every module imported after it
-    done = subprocess.run([sys.executable, "-c", IMPORT_ORDER], capture_output=True, text=True,
-                          check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_ORDER],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     order = done.stdout.split()
-    after_qt = order[order.index("PySide6.QtCore"):]
+    after_qt = order[order.index("PySide6.QtCore") :]
     late = [m for m in after_qt if m.startswith("reader.") and not m.startswith("reader.ui")]
     assert late == [], "import these in reader/ui/__init__.py"
 
@@ -432,7 +463,8 @@ app.window.sidebar.view.viewport().installEventFilter(watch)
 app.window.show()
 while not watch.painted:
     qapp.processEvents()
-print("painted", "reader.core.index" in sys.modules, "reader.core.query" in sys.modules, gc.isenabled(),
+print("painted", "reader.core.index" in sys.modules, "reader.core.query" in sys.modules,
+      gc.isenabled(),
       app.window.sidebar.count_label.text(), qapp.style().name(), repr(qapp.styleSheet()))
 while app.window.setup_pending() or not app.window.sidebar.index_made:
     qapp.processEvents()
@@ -442,8 +474,14 @@ print("after", "reader.core.index" in sys.modules, gc.isenabled())
 
 def test_the_first_paint_loads_no_search_and_runs_no_collector():
     # the search's modules and the collector's passes wait until the window has painted
-    done = subprocess.run([sys.executable, "-c", FIRST_PAINT], capture_output=True, text=True, check=True,
-                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_PAINT],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=120,
+    )
     painted, after = done.stdout.splitlines()[-2:]
     assert painted == "painted False False False 19 papers · 0 read fusion ''"
     assert after == "after True True"
@@ -500,8 +538,9 @@ def test_setting_up_the_window_makes_no_search_index(qtbot, tmp_path):
     assert not w.sidebar.index_made
 
 
-def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_path, monkeypatch,
-                                                                     small_search_steps):
+def test_typing_right_after_opening_waits_for_no_search_preparation(
+    qtbot, tmp_path, monkeypatch, small_search_steps
+):
     # at 100k papers the search is ~1 s from ready when the window opens (saved indexes
     # taken up, texts built): each key waits for a step of that at most
     from reader.core import record_texts
@@ -510,17 +549,24 @@ def test_typing_right_after_opening_waits_for_no_search_preparation(qtbot, tmp_p
     sidebar = app.window.sidebar
     steps: list[int] = []
     real_build = record_texts.CatalogueTexts.build
-    monkeypatch.setattr(record_texts.CatalogueTexts, "build",
-                        lambda self, deadline: steps.append(self.built) or real_build(self, deadline))
+    monkeypatch.setattr(
+        record_texts.CatalogueTexts,
+        "build",
+        lambda self, deadline: steps.append(self.built) or real_build(self, deadline),
+    )
     qtbot.keyClicks(sidebar.search, "distil")
     for _ in range(3):
         QApplication.processEvents()
-    assert sidebar.search.text() == "distil" and sidebar.model.rowCount() == 19  # typed; not yet searched
+    assert (
+        sidebar.search.text() == "distil" and sidebar.model.rowCount() == 19
+    )  # typed; not yet searched
     assert sidebar.count_label.text() == "Searching…"
     qtbot.keyClicks(sidebar.search, "lation")
     qtbot.waitUntil(lambda: sidebar.model.rowCount() < 19)
     library = app.controller.library
-    assert sidebar.model.ids() == [p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()]
+    assert sidebar.model.ids() == [
+        p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()
+    ]
     assert sidebar.count_label.text().startswith(f"{sidebar.model.rowCount()} of 19 papers")
     assert len(steps) > 10  # the texts were built a paper per turn, keys between them
 
@@ -562,8 +608,9 @@ def test_the_index_is_made_in_parts_and_takes_in_edits_made_meanwhile(qtbot, tmp
     qtbot.waitUntil(lambda: sidebar.model.ids() == [ids[0]])
 
 
-def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(qtbot, tmp_path, monkeypatch,
-                                                                      small_search_steps):
+def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(
+    qtbot, tmp_path, monkeypatch, small_search_steps
+):
     # the idle index steps and the facet count step the same preparation: while a typed
     # query waits for it they stand aside, or a key would wait behind two steps a turn
     from reader.ui import sidebar as sidebar_module
@@ -597,8 +644,9 @@ def test_a_typed_query_waiting_for_the_search_is_alone_in_stepping_it(qtbot, tmp
     assert sidebar.model.rowCount() < 19
 
 
-def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(qtbot, tmp_path,
-                                                                                small_search_steps):
+def test_a_facet_chosen_right_after_opening_waits_for_the_search_as_typing_does(
+    qtbot, tmp_path, small_search_steps
+):
     app = _build(qtbot, tmp_path)
     sidebar = app.window.sidebar
     read = sidebar.current_id()

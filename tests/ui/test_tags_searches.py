@@ -10,7 +10,9 @@ from tests.ui.test_window import click_facet, click_row
 
 def manager(app):
     app.window.actions.manage_tags.trigger()
-    return next(w for w in QApplication.topLevelWidgets() if isinstance(w, TagManager) and w.isVisible())
+    return next(
+        w for w in QApplication.topLevelWidgets() if isinstance(w, TagManager) and w.isVisible()
+    )
 
 
 def test_rename_merge_delete_and_undo(qtbot, app, monkeypatch):
@@ -22,8 +24,11 @@ def test_rename_merge_delete_and_undo(qtbot, app, monkeypatch):
     assert dialog.select("rl")
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("reinforcement-learning", True))
     asked = []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(
+        QMessageBox,
+        "question",
+        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes,
+    )
     qtbot.mouseClick(dialog.rename_button, Qt.MouseButton.LeftButton)
     assert asked and "Merge" in asked[0]
     assert lib.tag_counts() == {"reinforcement-learning": 3}
@@ -53,8 +58,9 @@ def test_colour_and_alt_number_toggles(qtbot, app, monkeypatch):
     click_row(qtbot, app, 2)
     view = w.sidebar.view
     rect = view.visualRect(view.model().index(4, 0))
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
-                     rect.center())
+    qtbot.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, rect.center()
+    )
     chosen = w.sidebar.selected_ids()
     qtbot.keyClick(view, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
     assert all("must-read" in lib.tags(p) for p in chosen)
@@ -84,8 +90,11 @@ def test_saved_search_is_a_live_smart_list(qtbot, app, monkeypatch):
 
 def test_triage_keys_configurable_and_kept(qtbot, make_app, monkeypatch):
     app = make_app()
-    monkeypatch.setattr(QInputDialog, "getMultiLineText",
-                        lambda *a, **k: ("m tag must-read Must read\nx status read Done", True))
+    monkeypatch.setattr(
+        QInputDialog,
+        "getMultiLineText",
+        lambda *a, **k: ("m tag must-read Must read\nx status read Done", True),
+    )
     app.window.actions.triage_setup.trigger()
     assert [d.label for d in app.window.triage.decisions] == ["Must read", "Done"]
     app.window.close()
@@ -101,7 +110,9 @@ def test_triage_keys_configurable_and_kept(qtbot, make_app, monkeypatch):
 def test_bad_triage_keys_are_refused(qtbot, app, monkeypatch):
     monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a, **k: ("mm tag x", True))
     app.window.actions.triage_setup.trigger()
-    boxes = [b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()]
+    boxes = [
+        b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()
+    ]
     assert boxes and "line 1" in boxes[0].text()
     assert [d.key for d in app.window.triage.decisions] == ["i", "l", "s"]
     for box in boxes:

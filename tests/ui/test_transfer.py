@@ -7,8 +7,8 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
-from tests.datafiles import ICML_LIST, SEED_TEXT
 from reader.ui.tasks import TaskRunner
+from tests.datafiles import ICML_LIST, SEED_TEXT
 
 
 @pytest.fixture
@@ -33,7 +33,9 @@ def test_import_conference_list_through_file_menu(qtbot, sync_app, monkeypatch, 
     sidebar = sync_app.window.sidebar
     assert sidebar.model.rowCount() == len(sync_app.controller.library) == 19 + report.added
     assert f"{19 + report.added:,} papers" in sidebar.count_label.text()
-    box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+    box = next(
+        w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()
+    )
     assert "added" in box.text()
     box.close()
 
@@ -93,12 +95,22 @@ def test_drop_files_onto_window_imports_them(qtbot, sync_app, tmp_path):
     with warnings.catch_warnings():
         # PySide6 6.12 offers only this (deprecated) constructor; 6.11 has QPointF too
         warnings.simplefilter("ignore", DeprecationWarning)
-        enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime,
-                                Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        enter = QDragEnterEvent(
+            QPoint(50, 50),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
     QApplication.sendEvent(sync_app.window, enter)
     assert enter.isAccepted()
-    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(50, 50),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(sync_app.window, event)
     assert reports and reports[0].added > 0
     for box in QApplication.topLevelWidgets():
@@ -132,14 +144,18 @@ def test_export_selection_as_bibtex(qtbot, sync_app, tmp_path):
 
 def test_import_report_does_not_block_the_window(qtbot, sync_app):
     sync_app.window.transfers.import_files([SEED_TEXT])
-    boxes = [b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()]
+    boxes = [
+        b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()
+    ]
     assert boxes and not boxes[0].isModal()
     qtbot.keyClick(sync_app.window.sidebar.view, Qt.Key.Key_J)  # still usable
     for box in boxes:
         box.close()
 
 
-def test_after_an_import_the_next_open_reads_a_fresh_snapshot(qtbot, small_min, sync_app, monkeypatch):
+def test_after_an_import_the_next_open_reads_a_fresh_snapshot(
+    qtbot, small_min, sync_app, monkeypatch
+):
     from PySide6.QtWidgets import QFileDialog
 
     from reader.store.catalogue import read_catalogue
@@ -157,7 +173,9 @@ def test_after_an_import_the_next_open_reads_a_fresh_snapshot(qtbot, small_min, 
     assert list(fresh.items()) == list(read_catalogue(papers_json).items())  # as papers.json reads
 
 
-def test_no_snapshot_after_an_import_if_another_process_wrote_papers_json(qtbot, small_min, sync_app):
+def test_no_snapshot_after_an_import_if_another_process_wrote_papers_json(
+    qtbot, small_min, sync_app
+):
     from reader.core.models import Paper
     from reader.opening import open_library
 

@@ -1,12 +1,11 @@
 """Keyboard-first triage, the command palette and the shortcut cheat-sheet."""
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from reader.core.models import Status
 from reader.ui.palette import CheatSheet, CommandPalette, fuzzy_score
-
-import pytest
 
 
 def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
@@ -16,11 +15,23 @@ def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
     ids = w.sidebar.model.ids()
     lib.add_tags([ids[1]], ["skip"])  # already triaged: triage passes over it
     view.setFocus()
-    qtbot.keyClick(view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
     assert w.triage.active and w.triage_bar.isVisible()
     assert "1 / 19 triaged" in w.triage_bar.label.text()
-    keys = [Qt.Key.Key_I, Qt.Key.Key_S, Qt.Key.Key_L, Qt.Key.Key_I, Qt.Key.Key_S,
-            Qt.Key.Key_S, Qt.Key.Key_I, Qt.Key.Key_L, Qt.Key.Key_S, Qt.Key.Key_I]
+    keys = [
+        Qt.Key.Key_I,
+        Qt.Key.Key_S,
+        Qt.Key.Key_L,
+        Qt.Key.Key_I,
+        Qt.Key.Key_S,
+        Qt.Key.Key_S,
+        Qt.Key.Key_I,
+        Qt.Key.Key_L,
+        Qt.Key.Key_S,
+        Qt.Key.Key_I,
+    ]
     seen = []
     for key in keys:
         seen.append(w.pane.paper_id)
@@ -29,7 +40,9 @@ def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
     assert seen == expected_order  # auto-advance skips what is already triaged
     assert [lib.tags(p) for p in seen[:2]] == [("interesting",), ("skip",)]
     assert lib.status(seen[2]) is Status.READING
-    assert w.triage_bar.label.text().startswith("11 / 19 triaged · 4 interesting · 2 read later · 5 skip")
+    assert w.triage_bar.label.text().startswith(
+        "11 / 19 triaged · 4 interesting · 2 read later · 5 skip"
+    )
     assert w.pane.paper_id == ids[11]
     # undo the last decision: back on that paper, untriaged again
     qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -62,8 +75,15 @@ def test_opening_a_paper_never_marks_it_read(qtbot, app):
     assert all(app.controller.library.status(p) is Status.UNREAD for p in w.sidebar.model.ids())
 
 
-@pytest.mark.parametrize("query, best", [("mkr", "Mark Read"), ("prev", "Previous Paper"), ("triage mode", "Triage Mode"),
-                                         ("exp sel", "Export Selection")])
+@pytest.mark.parametrize(
+    "query, best",
+    [
+        ("mkr", "Mark Read"),
+        ("prev", "Previous Paper"),
+        ("triage mode", "Triage Mode"),
+        ("exp sel", "Export Selection"),
+    ],
+)
 def test_palette_fuzzy_matches_and_runs(qtbot, app, query, best):
     palette = app.window.show_palette()
     qtbot.keyClicks(palette.entry, query)
@@ -76,7 +96,9 @@ def test_palette_enter_runs_the_action(qtbot, app):
     w = app.window
     pid = w.pane.paper_id
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
-    palette = next(x for x in QApplication.topLevelWidgets() if isinstance(x, CommandPalette) and x.isVisible())
+    palette = next(
+        x for x in QApplication.topLevelWidgets() if isinstance(x, CommandPalette) and x.isVisible()
+    )
     qtbot.keyClicks(palette.entry, "mark reading")
     qtbot.keyClick(palette.entry, Qt.Key.Key_Return)
     assert app.controller.library.status(pid) is Status.READING
@@ -87,8 +109,13 @@ def test_cheatsheet_lists_every_shortcut(qtbot, app):
     w = app.window
     w.sidebar.view.setFocus()
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Question, Qt.KeyboardModifier.ShiftModifier)
-    sheet = next(x for x in QApplication.topLevelWidgets() if isinstance(x, CheatSheet) and x.isVisible())
-    rows = {sheet.table.item(r, 1).text(): sheet.table.item(r, 2).text() for r in range(sheet.table.rowCount())}
+    sheet = next(
+        x for x in QApplication.topLevelWidgets() if isinstance(x, CheatSheet) and x.isVisible()
+    )
+    rows = {
+        sheet.table.item(r, 1).text(): sheet.table.item(r, 2).text()
+        for r in range(sheet.table.rowCount())
+    }
     assert rows["Mark Read"] == "3"
     assert rows["Command Palette"].startswith("Ctrl+K")
     with_keys = {a.text().replace("&", "").rstrip("…") for a in w.actions.all() if a.shortcuts()}

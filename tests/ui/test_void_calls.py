@@ -21,7 +21,12 @@ print(label.text())
 
 
 def test_twenty_thousand_void_qt_calls_survive():
-    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                            timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "done"

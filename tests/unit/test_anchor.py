@@ -29,7 +29,7 @@ def span_of(text: str, quote: str, nth: int = 0) -> tuple[int, int]:
         (36, 29, "We show", "Do deep networks generalise? ", " that deep networks memorise noi"),
         (len(TEXT) - 6, len(TEXT), "clean.", TEXT[-38:-6], ""),
         # context is cut at CONTEXT_CHARS
-        (72, 75, "and", TEXT[72 - CONTEXT_CHARS:72], TEXT[75:75 + CONTEXT_CHARS]),
+        (72, 75, "and", TEXT[72 - CONTEXT_CHARS : 72], TEXT[75 : 75 + CONTEXT_CHARS]),
     ],
 )
 def test_make_anchor(start, end, quote, prefix, suffix):
@@ -76,10 +76,10 @@ def test_locate_survives_changes(old, new, quote, nth, expected):
     anchor = make_anchor(old, start, end)
     found = locate(new, anchor)
     assert found is not None
-    assert new[found[0]:found[1]] == expected
+    assert new[found[0] : found[1]] == expected
     # the right occurrence: as many occurrences before it as before the original
     squeeze = " ".join
-    assert squeeze(new[:found[0]].split()).count(squeeze(quote.split())) == nth
+    assert squeeze(new[: found[0]].split()).count(squeeze(quote.split())) == nth
 
 
 @pytest.mark.parametrize(

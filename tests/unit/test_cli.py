@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -55,7 +54,17 @@ def test_show_json_round_trips_ids(run):
     out, _ = run("show", pid, "--json")
     paper = json.loads(out)
     assert paper["id"] == pid
-    assert {"title", "authors", "abstract", "venue", "year", "url", "status", "tags", "note"} <= set(paper)
+    assert {
+        "title",
+        "authors",
+        "abstract",
+        "venue",
+        "year",
+        "url",
+        "status",
+        "tags",
+        "note",
+    } <= set(paper)
 
 
 def test_show_text(run):
@@ -147,11 +156,20 @@ def test_version(capsys):
 
 def test_real_program_with_env_data_dir(tmp_path):
     env = {**os.environ, "READER_DATA_DIR": str(tmp_path / "lib")}
-    out = subprocess.run([sys.executable, "-m", "reader", "list", "--json"], env=env, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "reader", "list", "--json"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert len(json.loads(out)) == 19
-    bad = subprocess.run([sys.executable, "-m", "reader", "status", "zzz", "read"], env=env,
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "reader", "status", "zzz", "read"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode != 0 and "no paper with id 'zzz'" in bad.stderr
 
 
@@ -159,20 +177,21 @@ def test_an_import_leaves_a_snapshot_for_the_next_open(run, library_dir, small_m
     """As the window does after its imports: the next open of a big catalogue reads
     the snapshot, not papers.json (~1 s rather than ~2.5 s to the first paint at 100k)."""
     from reader.store.catalogue import read_catalogue
-
-    from tests.datafiles import ICML_LIST as icml_list
+    from tests.datafiles import ICML_LIST
 
     run("list")  # a new library: the sample's 19 papers
     papers_json = library_dir / "papers.json"
     assert small_min.load(papers_json) is not None  # (the CLI's open writes one)
-    run("import", str(icml_list))
+    run("import", str(ICML_LIST))
     fresh = small_min.load(papers_json)
     assert fresh is not None and len(fresh) > 3000
     assert list(fresh.items()) == list(read_catalogue(papers_json).items())  # as papers.json reads
     kept = small_min.snapshot_path(papers_json)
     before = kept.stat()
-    run("import", str(library_dir / "nothing.json"), expect=2)  # a failed import: the snapshot stays
-    run("import", str(icml_list))  # nothing new: the snapshot is not written again
+    run(
+        "import", str(library_dir / "nothing.json"), expect=2
+    )  # a failed import: the snapshot stays
+    run("import", str(ICML_LIST))  # nothing new: the snapshot is not written again
     after = kept.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert small_min.load(papers_json) is not None

@@ -110,7 +110,10 @@ def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err
             assert heard[-1].paper_ids == {"p000000"}  # and shown
             assert lib.pending_count() == 1
         if faults.replaced:  # the new annotations.json is whole
-            assert parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"] == f"edit {n}"
+            assert (
+                parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"]
+                == f"edit {n}"
+            )
         else:
             assert path.read_bytes() == before, f"fault in {faults.fired} changed the file"
         assert journal_is_whole(lib_dir), f"fault in {faults.fired} left a torn journal"
@@ -133,7 +136,9 @@ def test_edits_made_while_the_disk_is_full_are_written_in_one_write(lib_dir, mon
     writes = []
     store = lib._store
     real = store.write_annotations
-    monkeypatch.setattr(store, "write_annotations", lambda changes: (writes.append(dict(changes)), real(changes)))
+    monkeypatch.setattr(
+        store, "write_annotations", lambda changes: (writes.append(dict(changes)), real(changes))
+    )
     with monkeypatch.context() as patch:
         patch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
         for text in ("one", "two", "three"):
@@ -200,7 +205,10 @@ def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch
         assert open_library(lib_dir).library.annotation("p000000").note == f"c{n}"
     assert len(backups.list()) == 2
     [newest] = [i for i in backups.list() if i.reason == "close"][:1]
-    assert parse_document(newest.path, newest.path.read_bytes())["annotations"]["p000000"]["note"] == f"c{n}"
+    assert (
+        parse_document(newest.path, newest.path.read_bytes())["annotations"]["p000000"]["note"]
+        == f"c{n}"
+    )
 
 
 def test_a_fault_while_importing_leaves_the_catalogue_as_it_was(lib_dir, monkeypatch):
@@ -208,7 +216,9 @@ def test_a_fault_while_importing_leaves_the_catalogue_as_it_was(lib_dir, monkeyp
     papers = lib_dir / "papers.json"
     before = papers.read_bytes()
     with monkeypatch.context() as patch:
-        patch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+        patch.setattr(
+            os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full"))
+        )
         with pytest.raises(StorageError, match="disk is full"):
             lib.add_papers(synthetic_papers(2, prefix="new"))
     assert papers.read_bytes() == before

@@ -286,7 +286,9 @@ _WORDS = st.text(
     abstract=_WORDS,
     year=st.none() | st.integers(1900, 2100),
 )
-@example(titles=["&#0;", "A &amp; B", "x &lt; y"], abstract="0", year=None)  # text that looks like HTML entities
+@example(
+    titles=["&#0;", "A &amp; B", "x &lt; y"], abstract="0", year=None
+)  # text that looks like HTML entities
 def test_export_reads_back_equal(
     tmp_path: Path, titles: list[str], abstract: str, year: int | None
 ) -> None:
@@ -309,17 +311,27 @@ def test_export_reads_back_equal(
     ]
 
 
-def test_html_entities_in_a_bibtex_file_are_read_unless_their_ampersand_is_escaped(tmp_path: Path) -> None:
-    path = write(tmp_path, "@article{k, title={Caf&eacute; &amp; {B}ar, \\&amp; and \\&\\#0;},"
-                           " author={Ada Lovelace}, journal={J &amp; K}}")
+def test_html_entities_in_a_bibtex_file_are_read_unless_their_ampersand_is_escaped(
+    tmp_path: Path,
+) -> None:
+    path = write(
+        tmp_path,
+        "@article{k, title={Caf&eacute; &amp; {B}ar, \\&amp; and \\&\\#0;},"
+        " author={Ada Lovelace}, journal={J &amp; K}}",
+    )
     (paper,) = read_papers(path).records
     assert paper.title == "Café & Bar, &amp; and &#0;" and paper.venue == "J & K"
 
 
-def test_authors_tags_and_notes_that_look_like_html_entities_read_back_as_written(tmp_path: Path) -> None:
+def test_authors_tags_and_notes_that_look_like_html_entities_read_back_as_written(
+    tmp_path: Path,
+) -> None:
     paper = Paper(make_paper_id(title="T"), "T", ("Ana &amp; Co",), "0", "ICML 2025", None)
     ann = Annotation(paper.id, tags=("R&amp;D", "x&y"), note="note &amp; more")
     path = write(tmp_path, str(export_papers([(paper, ann)], "bibtex")))
     result = read_papers(path)
     assert result.records[0].authors == ("Ana &amp; Co",)
-    assert result.annotations[0].tags == ("R&amp;D", "x&y") and result.annotations[0].note == "note &amp; more"
+    assert (
+        result.annotations[0].tags == ("R&amp;D", "x&y")
+        and result.annotations[0].note == "note &amp; more"
+    )

@@ -181,7 +181,9 @@ _CELL = st.text(
 ).map(lambda s: unicodedata.normalize("NFC", s).strip())
 _LINE = _CELL.map(lambda s: " ".join(s.split()))
 # names that stand for the authors left out ("et al."): read as none (split_authors)
-_NAME = _LINE.filter(lambda s: s and s.casefold() not in {"others", "et al", "et al.", "and others"})
+_NAME = _LINE.filter(
+    lambda s: s and s.casefold() not in {"others", "et al", "et al.", "and others"}
+)
 
 
 @settings(

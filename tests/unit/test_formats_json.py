@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, export_papers, read_papers
-
 from tests.datafiles import ICML_LIST, SEED_JSON
 
 

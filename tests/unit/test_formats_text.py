@@ -12,7 +12,6 @@ from reader.core.models import Paper
 from reader.core.normalise import make_paper_id
 from reader.formats import FormatError, read_papers
 from reader.formats.common import derive_title
-
 from tests.datafiles import SEED_JSON, SEED_TEXT
 
 

@@ -55,7 +55,11 @@ def reference(lib, text, ids=None):
     ids = lib.paper_ids() if ids is None else ids
     if query.is_empty:
         return list(ids)
-    return [pid for pid in ids if pid in lib and query.matches(make_record(lib.paper(pid), lib.annotation(pid)))]
+    return [
+        pid
+        for pid in ids
+        if pid in lib and query.matches(make_record(lib.paper(pid), lib.annotation(pid)))
+    ]
 
 
 @pytest.fixture(params=["scan", "tokens", "tokens-rare"])
@@ -80,11 +84,30 @@ def make_index(lib):
 
 
 PAPERS = [
-    Paper("kd", "DA-KD: Difficulty-Aware Knowledge Distillation", ("Changyi He", "Yoshua Bengio"),
-          "Surpass the teacher with 4.7$\\times$ compression at $\\Theta(1/\\sqrt{N})$ cost.", "ICML 2025", 2025),
-    Paper("flow", "Flow Matching for Rocktäschel Models", ("Tim Rocktäschel",),
-          "We study flow matching and diffusion.", "NeurIPS 2023", 2023),
-    Paper("diff", "Diffusion without flow", ("Ana Núñez",), "Plain diffusion; matching flow.", "ICLR", 2021),
+    Paper(
+        "kd",
+        "DA-KD: Difficulty-Aware Knowledge Distillation",
+        ("Changyi He", "Yoshua Bengio"),
+        "Surpass the teacher with 4.7$\\times$ compression at $\\Theta(1/\\sqrt{N})$ cost.",
+        "ICML 2025",
+        2025,
+    ),
+    Paper(
+        "flow",
+        "Flow Matching for Rocktäschel Models",
+        ("Tim Rocktäschel",),
+        "We study flow matching and diffusion.",
+        "NeurIPS 2023",
+        2023,
+    ),
+    Paper(
+        "diff",
+        "Diffusion without flow",
+        ("Ana Núñez",),
+        "Plain diffusion; matching flow.",
+        "ICLR",
+        2021,
+    ),
     Paper("k2", "$K^2$VAE: a TeX title", ("Zoë Ünal",), "", "", None),
 ]
 ANNOTATIONS = [
@@ -142,7 +165,15 @@ def test_an_index_made_in_parts_finds_what_one_made_at_once_does(monkeypatch):
     assert parts == len(PAPERS) + len(ANNOTATIONS)
     assert index.warm()
     at_once = make_index(lib)
-    for text in ("diffusion", "status:reading", "tag:method", "has:note", "-status:unread", "key claim", ""):
+    for text in (
+        "diffusion",
+        "status:reading",
+        "tag:method",
+        "has:note",
+        "-status:unread",
+        "key claim",
+        "",
+    ):
         assert index.filter(parse(text)) == at_once.filter(parse(text)), text
     assert index.tally(lib.paper_ids(), "status") == at_once.tally(lib.paper_ids(), "status")
 
@@ -187,7 +218,14 @@ def test_edits_are_seen_after_update(mode):
 def test_count_is_the_length_of_what_filter_returns(mode):
     lib = make_library(PAPERS, ANNOTATIONS)
     index = make_index(lib)
-    for text in ("", "diffusion", "tag:method", "-tag:skip -has:abstract", "year:<2024 OR venue:icml", "quokka"):
+    for text in (
+        "",
+        "diffusion",
+        "tag:method",
+        "-tag:skip -has:abstract",
+        "year:<2024 OR venue:icml",
+        "quokka",
+    ):
         assert index.count(parse(text)) == len(reference(lib, text)), text
 
 
@@ -197,8 +235,12 @@ def test_new_and_changed_papers_are_seen(mode):
     index = make_index(lib)
     lib.subscribe(lambda change: index.update(change.paper_ids))
     index.filter(parse("quokka"), lib.paper_ids())
-    lib.add_papers([Paper("new", "Quokka networks", ("A B",), "", "", 2020),
-                    Paper("flow", "Flow for quokkas", ("Tim Rocktäschel",), "", "NeurIPS 2023", 2023)])
+    lib.add_papers(
+        [
+            Paper("new", "Quokka networks", ("A B",), "", "", 2020),
+            Paper("flow", "Flow for quokkas", ("Tim Rocktäschel",), "", "NeurIPS 2023", 2023),
+        ]
+    )
     assert index.filter(parse("quokka"), lib.paper_ids()) == ["flow", "new"]
     assert index.filter(parse("year:2020"), lib.paper_ids()) == ["new"]
     assert index.filter(parse("diffusion"), lib.paper_ids()) == ["diff"]
@@ -208,12 +250,27 @@ def test_warming_in_slices_while_papers_change(monkeypatch):
     monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
     monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
     monkeypatch.setattr(record_texts, "MANY_CHANGED", 7)
-    papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", ("Ana Núñez",), f"Abstract {i}")
-              for i in range(300)]
+    papers = [
+        Paper(
+            f"p{i}",
+            f"Paper {i} on {'diffusion' if i % 3 else 'flow'}",
+            ("Ana Núñez",),
+            f"Abstract {i}",
+        )
+        for i in range(300)
+    ]
     lib = Library(MemoryStore(papers))
     index = SearchIndex(lib, spill=tempfile.TemporaryFile)
     lib.subscribe(lambda change: index.update(change.paper_ids))
-    queries_ = ["diffusion", "flow", "paper 1", "abstract 29", "author:nunez", "title:on flow", "quokka"]
+    queries_ = [
+        "diffusion",
+        "flow",
+        "paper 1",
+        "abstract 29",
+        "author:nunez",
+        "title:on flow",
+        "quokka",
+    ]
     step = 0
     while not index.warm(0):
         step += 1
@@ -226,7 +283,9 @@ def test_warming_in_slices_while_papers_change(monkeypatch):
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (step, text)
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
-    lib.add_papers([Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)])  # more than MANY_CHANGED
+    lib.add_papers(
+        [Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)]
+    )  # more than MANY_CHANGED
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
     assert index.warm()
@@ -240,13 +299,28 @@ def test_catalogue_edits_while_and_after_the_token_indexes_are_built(monkeypatch
     monkeypatch.setattr(index_module, "UNCOVERED_MAX", 10)
     monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
     monkeypatch.setattr(record_texts, "MANY_CHANGED", 7)
-    papers = [Paper(f"p{i}", f"Paper {i} on {'diffusion' if i % 3 else 'flow'}", (f"Author {i % 7}",),
-                    f"Abstract {i} of flow matching") for i in range(100)]
+    papers = [
+        Paper(
+            f"p{i}",
+            f"Paper {i} on {'diffusion' if i % 3 else 'flow'}",
+            (f"Author {i % 7}",),
+            f"Abstract {i} of flow matching",
+        )
+        for i in range(100)
+    ]
     lib = Library(MemoryStore(papers))
     index = SearchIndex(lib, spill=tempfile.TemporaryFile)
     lib.subscribe(lambda change: index.update(change.paper_ids))
-    texts = ["diffusion", '"flow matching"', "quokka", "title:quokka", "author:author 3", '"of quokka"',
-             "author:zebra", "matching -quokka"]
+    texts = [
+        "diffusion",
+        '"flow matching"',
+        "quokka",
+        "title:quokka",
+        "author:author 3",
+        '"of quokka"',
+        "author:zebra",
+        "matching -quokka",
+    ]
 
     def renamed(i, word):
         return Paper(f"p{i}", f"Paper {i} on {word}", ("Zebra Author",), f"Abstract {i} of {word}")
@@ -299,8 +373,12 @@ def test_what_the_user_wrote_is_found_before_any_warming():
         if first == "count":
             assert index.count_status(lib.paper_ids(), Status.READ) == 1
         elif first == "tally":
-            assert index.tally(lib.paper_ids(), "tag") == {"method": 1, "method/distillation": 1, "rl": 1,
-                                                           "skip": 1}
+            assert index.tally(lib.paper_ids(), "tag") == {
+                "method": 1,
+                "method/distillation": 1,
+                "rl": 1,
+                "skip": 1,
+            }
         elif first == "edit":
             lib.set_note("flow", "quokka")
         for text in ("tag:method", "has:note", "key claim", "idea", "status:reading", "quokka"):
@@ -327,8 +405,16 @@ def test_annotations_taken_in_a_slice_at_a_time_and_edits_between_slices(monkeyp
             lib.set_status([pid], Status.READ)
         while not index.prepare(deadline=0):
             pass
-        for text in ("tag:method", "tag:marsupial", "has:note", "key claim", "idea", "status:reading",
-                     "status:read", "quokka"):
+        for text in (
+            "tag:method",
+            "tag:marsupial",
+            "has:note",
+            "key claim",
+            "idea",
+            "status:reading",
+            "status:read",
+            "quokka",
+        ):
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (edit, text)
 
 
@@ -345,8 +431,14 @@ def test_venue_and_year_groups_outlive_edits_of_what_the_user_wrote(monkeypatch)
     assert index.tally(ids, "tag")["rl"] == 1
     grouped: list[int] = []
     real_groups, real_nodes = index_module.groups, user_texts.UserTexts.tag_nodes
-    monkeypatch.setattr(index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args))
-    monkeypatch.setattr(user_texts.UserTexts, "tag_nodes", lambda self, tags_of: grouped.append(2) or real_nodes(self, tags_of))
+    monkeypatch.setattr(
+        index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args)
+    )
+    monkeypatch.setattr(
+        user_texts.UserTexts,
+        "tag_nodes",
+        lambda self, tags_of: grouped.append(2) or real_nodes(self, tags_of),
+    )
     lib.set_status(["k2"], Status.READ)
     assert index.tally(ids, "tag")["rl"] == 1 and grouped == []  # tags as they were: not regrouped
     lib.set_tags("diff", ["later"])
@@ -381,14 +473,21 @@ def test_bitsets_round_trip():
 
 def test_records_of_big_sparse_and_dense_sets():
     n = 100_000
-    for members in (list(range(5, n, 997)), list(range(0, n, 3)), list(range(64, 104)), [0, 7, 8, 9] + list(
-            range(n - 40, n)), list(range(n - 2000, n, 61))):
+    for members in (
+        list(range(5, n, 997)),
+        list(range(0, n, 3)),
+        list(range(64, 104)),
+        [0, 7, 8, 9] + list(range(n - 40, n)),
+        list(range(n - 2000, n, 61)),
+    ):
         assert rids(sum(1 << r for r in members), n) == members
 
 
 def test_with_symbols_renders_the_tex_around_each_macro():
     assert with_symbols("plain") == "plain"
-    assert with_symbols("a 4.7$\\times$ faster model") == "a 4.7$\\times$ faster model a 4.7× faster"
+    assert (
+        with_symbols("a 4.7$\\times$ faster model") == "a 4.7$\\times$ faster model a 4.7× faster"
+    )
     assert with_symbols("$\\Theta(1/\\sqrt{N})$") == "$\\Theta(1/\\sqrt{N})$ Θ(1/√N)"
 
 
@@ -396,8 +495,10 @@ def test_with_symbols_renders_the_tex_around_each_macro():
 
 ALPHABET = "abcdeθΘéü ×\\$-"
 words = st.text(ALPHABET, min_size=1, max_size=5).map(str.strip).filter(bool)
-texts = st.lists(st.sampled_from(["ab", "abc", "b$c", "\\Theta", "dé", "ü", "θ", "x y", "a\nb"]) | words,
-                 max_size=6).map(" ".join)
+texts = st.lists(
+    st.sampled_from(["ab", "abc", "b$c", "\\Theta", "dé", "ü", "θ", "x y", "a\nb"]) | words,
+    max_size=6,
+).map(" ".join)
 tags = st.lists(st.sampled_from(["a", "a/b", "b", "Ab/c", "é"]), max_size=3, unique=True)
 
 
@@ -406,19 +507,53 @@ def libraries(draw):
     n = draw(st.integers(0, 12))
     papers, annotations = [], []
     for i in range(n):
-        papers.append(Paper(f"p{i}", draw(texts), tuple(draw(st.lists(words, max_size=3))), draw(texts),
-                            draw(st.sampled_from(["", "ICML", "icml 2024", "NeurIPS"])),
-                            draw(st.sampled_from([None, 2021, 2023, 2025]))))
+        papers.append(
+            Paper(
+                f"p{i}",
+                draw(texts),
+                tuple(draw(st.lists(words, max_size=3))),
+                draw(texts),
+                draw(st.sampled_from(["", "ICML", "icml 2024", "NeurIPS"])),
+                draw(st.sampled_from([None, 2021, 2023, 2025])),
+            )
+        )
         if draw(st.booleans()):
-            annotations.append(Annotation(f"p{i}", draw(st.sampled_from(list(Status))), tuple(draw(tags)),
-                                          draw(texts), tuple(Highlight(f"h{i}", q) for q in draw(st.lists(words, max_size=1)))))
+            annotations.append(
+                Annotation(
+                    f"p{i}",
+                    draw(st.sampled_from(list(Status))),
+                    tuple(draw(tags)),
+                    draw(texts),
+                    tuple(Highlight(f"h{i}", q) for q in draw(st.lists(words, max_size=1))),
+                )
+            )
     return papers, annotations
 
 
-terms = words | st.sampled_from(["ab", "b c", "θ", "\\theta", "dé", "de", "x", "a b"]).map(lambda w: f'"{w}"')
-fields = st.sampled_from(["tag:a", "tag:a/b", "tag:é", "status:read", "status:unread", "has:note", "has:tags",
-                          "has:abstract", "has:highlight", "year:2023", "year:>=2023", "year:2021..2023",
-                          "venue:icml", "author:a", "author:é", "title:ab", "title:θ"])
+terms = words | st.sampled_from(["ab", "b c", "θ", "\\theta", "dé", "de", "x", "a b"]).map(
+    lambda w: f'"{w}"'
+)
+fields = st.sampled_from(
+    [
+        "tag:a",
+        "tag:a/b",
+        "tag:é",
+        "status:read",
+        "status:unread",
+        "has:note",
+        "has:tags",
+        "has:abstract",
+        "has:highlight",
+        "year:2023",
+        "year:>=2023",
+        "year:2021..2023",
+        "venue:icml",
+        "author:a",
+        "author:é",
+        "title:ab",
+        "title:θ",
+    ]
+)
 
 
 @st.composite
@@ -434,7 +569,9 @@ def queries(draw, depth=2):
     return " ".join(parts)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(library=libraries(), texts_=st.lists(queries(), min_size=1, max_size=4))
 def test_filter_agrees_with_the_reference(mode, library, texts_):
     lib = make_library(*library)
@@ -444,23 +581,30 @@ def test_filter_agrees_with_the_reference(mode, library, texts_):
             assert index.filter(parse(prefix), lib.paper_ids()) == reference(lib, prefix), prefix
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(library=libraries(), first=queries(), second=queries(), data=st.data())
 def test_filter_agrees_in_any_order_and_over_its_own_results(mode, library, first, second, data):
     lib = make_library(*library)
     index = make_index(lib)
     known = lib.paper_ids()
-    order = data.draw(st.permutations(known)) + data.draw(st.lists(st.sampled_from(known + ["ghost"]), max_size=3))
+    order = data.draw(st.permutations(known)) + data.draw(
+        st.lists(st.sampled_from(known + ["ghost"]), max_size=3)
+    )
     for _ in range(2):  # the second time the order is remembered
         shown = index.filter(parse(first), order)
         assert shown == reference(lib, first, order)
         assert index.filter(parse(second), shown) == reference(lib, second, shown)
         assert index.filter(parse(second), list(shown)) == reference(lib, second, shown)
-    assert index.count_status(shown, Status.READ) == sum(lib.status(pid) is Status.READ for pid in shown
-                                                          if pid in lib)
+    assert index.count_status(shown, Status.READ) == sum(
+        lib.status(pid) is Status.READ for pid in shown if pid in lib
+    )
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(library=libraries(), text=queries(), note=texts, tag_list=tags)
 def test_filter_agrees_after_edits(mode, library, text, note, tag_list):
     lib = make_library(*library)
@@ -488,7 +632,9 @@ def test_key_bytes_is_search_key(text):
     assert key_bytes(text) == search_key(text).encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(library=libraries(), text=queries(), data=st.data())
 def test_tally_agrees_with_count_facets(mode, library, text, data):
     from reader.core.facets import count_facets
@@ -505,9 +651,15 @@ def test_tally_agrees_with_count_facets(mode, library, text, data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.one_of(st.none(), st.integers(2015, 2026), st.sampled_from(["ICML", "NeurIPS", "", "ICLR"])),
-                max_size=300),
-       st.integers(0, 80))
+@given(
+    st.lists(
+        st.one_of(
+            st.none(), st.integers(2015, 2026), st.sampled_from(["ICML", "NeurIPS", "", "ICLR"])
+        ),
+        max_size=300,
+    ),
+    st.integers(0, 80),
+)
 def test_groups_are_the_records_of_each_value(values, spread):
     values = values + [f"venue {i}" for i in range(spread)]  # past FEW_VALUES distinct, sometimes
     alive = (1 << len(values)) - 1 & ~0b101  # two records gone
@@ -520,7 +672,9 @@ def test_tallies_are_grouped_a_field_a_call_before_the_first_count(monkeypatch):
     index = make_index(lib)
     grouped: list[int] = []
     real_groups = index_module.groups
-    monkeypatch.setattr(index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args))
+    monkeypatch.setattr(
+        index_module, "groups", lambda *args: grouped.append(1) or real_groups(*args)
+    )
     assert [index.prepare_tallies() for _ in range(4)] == [False, False, False, True]
     assert len(grouped) == 2  # venue and year (tags are grouped by hand)
     ids = lib.paper_ids()
@@ -530,9 +684,13 @@ def test_tallies_are_grouped_a_field_a_call_before_the_first_count(monkeypatch):
 
 
 _ANNOTATIONS = st.builds(
-    lambda status, tags, note, quotes: Annotation("", status, tags, note, tuple(Highlight(q, q) for q in quotes)),
-    st.sampled_from(list(Status)), st.sampled_from([(), ("a",), ("a", "b/c"), ("Ünï",)]),
-    st.sampled_from(["", " ", "a note", "Θ"]), st.sampled_from([(), ("quoted",)]),
+    lambda status, tags, note, quotes: Annotation(
+        "", status, tags, note, tuple(Highlight(q, q) for q in quotes)
+    ),
+    st.sampled_from(list(Status)),
+    st.sampled_from([(), ("a",), ("a", "b/c"), ("Ünï",)]),
+    st.sampled_from(["", " ", "a note", "Θ"]),
+    st.sampled_from([(), ("quoted",)]),
 )
 
 
@@ -545,7 +703,9 @@ def test_what_the_user_wrote_follows_edits_as_if_read_afresh(edits):
         texts.annotate(r, ann)
         final[r] = ann
     fresh = user_texts.UserTexts(len(papers))
-    fresh.take_statuses(((f"p{r}", ann) for r, ann in final.items()), {f"p{i}": i for i in range(4)})
+    fresh.take_statuses(
+        ((f"p{r}", ann) for r, ann in final.items()), {f"p{i}": i for i in range(4)}
+    )
     fresh.settle()
     assert texts.status == fresh.status
     assert (texts.notes, texts.tags, texts.has) == (fresh.notes, fresh.tags, fresh.has)
@@ -581,7 +741,9 @@ def test_select_picks_the_records_in_the_order_given_sparse_or_dense(n, data):
         listed = listed[: data.draw(st.integers(0, n))]
         listed += data.draw(st.lists(st.sampled_from([*given, "ghost"]), max_size=3))
         order = None if listed == given else orders.order(listed)
-        expected = [pid for pid in (listed if order else given) if pid in given and int(pid[1:]) in chosen]
+        expected = [
+            pid for pid in (listed if order else given) if pid in given and int(pid[1:]) in chosen
+        ]
         assert orders.select(bits, order) == expected
         assert orders.select(bits, order) == expected  # the order's places, made once
         if data.draw(st.booleans()):
@@ -592,7 +754,12 @@ def test_select_picks_the_records_in_the_order_given_sparse_or_dense(n, data):
             orders.forget_orders()
 
 
-@given(st.dictionaries(st.integers(0, 9), st.sampled_from([("a",), ("a/b",), ("a/b", "a/c"), ("x/y/z", "a"), ("A/b",)])))
+@given(
+    st.dictionaries(
+        st.integers(0, 9),
+        st.sampled_from([("a",), ("a/b",), ("a/b", "a/c"), ("x/y/z", "a"), ("A/b",)]),
+    )
+)
 def test_tag_nodes_hold_each_records_tags_and_their_parents(tagged):
     papers = [Paper(f"p{i}", f"Title {i}") for i in range(10)]
     texts = user_texts.UserTexts(len(papers))

@@ -18,13 +18,28 @@ from reader.store import search_cache
 from reader.store.search_cache import SearchCache
 from tests.unit.test_index import MemoryStore, reference
 
-QUERIES = ["diffusion", '"flow matching"', "author:nunez", "title:paper 1", "quokka", "theta -flow",
-           "status:read", "zz"]
+QUERIES = [
+    "diffusion",
+    '"flow matching"',
+    "author:nunez",
+    "title:paper 1",
+    "quokka",
+    "theta -flow",
+    "status:read",
+    "zz",
+]
 
 
 def papers(count=120, word="diffusion"):
-    return [Paper(f"p{i}", f"Paper {i} on {word if i % 3 else 'flow'}", ("Ana Núñez", f"B{i % 5}"),
-                  f"Abstract {i} of flow matching with $\\Theta({i})$") for i in range(count)]
+    return [
+        Paper(
+            f"p{i}",
+            f"Paper {i} on {word if i % 3 else 'flow'}",
+            ("Ana Núñez", f"B{i % 5}"),
+            f"Abstract {i} of flow matching with $\\Theta({i})$",
+        )
+        for i in range(count)
+    ]
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +72,9 @@ def test_taken_up_by_the_next_open_of_the_same_papers(tmp_path, monkeypatch):
         for text in QUERIES:
             assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
     lib.subscribe(lambda change: index.update(change.paper_ids))
-    lib.add_papers([Paper("p7", "Quokka flow", ("Zoë",), "new text"), Paper("new", "Theta quokka", (), "")])
+    lib.add_papers(
+        [Paper("p7", "Quokka flow", ("Zoë",), "new text"), Paper("new", "Theta quokka", (), "")]
+    )
     for text in QUERIES:  # the saved texts are copied before anything is written
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
     assert index.warm()
@@ -92,7 +109,9 @@ def test_a_damaged_copy_is_not_used(tmp_path, damage):
     cache = SearchCache(tmp_path / "papers.json", tmp_path)
     open_index(Library(MemoryStore(papers())), cache)
     (texts,) = cache.index_path.parent.glob("*.texts")
-    if damage == "length":  # the header's length of what follows: 2**62 bytes, no such buffer is made
+    if (
+        damage == "length"
+    ):  # the header's length of what follows: 2**62 bytes, no such buffer is made
         data = bytearray(cache.index_path.read_bytes())
         at = search_cache._HEADER.size - 12
         data[at : at + 8] = (1 << 62).to_bytes(8, "little")
@@ -127,7 +146,9 @@ def test_papers_changed_while_the_digest_is_made_are_not_taken_up(tmp_path, monk
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
 
 
-def test_the_saved_index_is_read_a_part_per_step_and_not_taken_up_if_edited_meanwhile(tmp_path, monkeypatch):
+def test_the_saved_index_is_read_a_part_per_step_and_not_taken_up_if_edited_meanwhile(
+    tmp_path, monkeypatch
+):
     cache = SearchCache(tmp_path / "papers.json", tmp_path)
     open_index(Library(MemoryStore(papers())), cache)
     monkeypatch.setattr(search_cache, "LOAD_STEP", 1 + cache.index_path.stat().st_size // 5)
@@ -151,8 +172,14 @@ def test_the_saved_index_is_read_a_part_per_step_and_not_taken_up_if_edited_mean
             reads.append(len(view))
             return self.file.readinto(view)
 
-    monkeypatch.setattr(search_cache, "open", lambda path, mode="r": (
-        Counted(real_open(path, mode)) if path == cache.index_path else real_open(path, mode)), raising=False)
+    monkeypatch.setattr(
+        search_cache,
+        "open",
+        lambda path, mode="r": (
+            Counted(real_open(path, mode)) if path == cache.index_path else real_open(path, mode)
+        ),
+        raising=False,
+    )
     for edit in (False, True):
         reads.clear()
         lib = Library(MemoryStore(papers()))
@@ -224,13 +251,16 @@ def test_a_builder_process_builds_and_saves_what_the_window_takes_up(tmp_path, m
     assert not built_here and cache.index_path.exists()
     for text in QUERIES:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
-    lib.add_papers([Paper("p7", "Quokka flow", ("Zoë",), "new text"), Paper("new", "Theta quokka", (), "")])
+    lib.add_papers(
+        [Paper("p7", "Quokka flow", ("Zoë",), "new text"), Paper("new", "Theta quokka", (), "")]
+    )
     for text in QUERIES:  # the texts lent to the builder are copied before anything is written
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
 
 
-def test_edits_while_the_builder_works_are_searched_right_and_a_failed_builder_is_built_here(tmp_path,
-                                                                                            monkeypatch):
+def test_edits_while_the_builder_works_are_searched_right_and_a_failed_builder_is_built_here(
+    tmp_path, monkeypatch
+):
     for builder in ("edited", "failing"):
         cache = SearchCache(tmp_path / builder / "papers.json", tmp_path / builder)
         if builder == "failing":
@@ -242,16 +272,24 @@ def test_edits_while_the_builder_works_are_searched_right_and_a_failed_builder_i
             assert not index.warm(0.005)
         lib.add_papers([Paper("p2", "Quokka", (), "")])
         for text in QUERIES:
-            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (builder, text)
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (
+                builder,
+                text,
+            )
         warm_in_slices(index)
         for text in QUERIES:
-            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (builder, text)
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (
+                builder,
+                text,
+            )
 
 
 def test_taken_up_token_tables_become_bitsets_as_searches_read_them():
     from reader.core.tokens import TokenIndex
 
-    texts = [b"paper %d on flow matching%s" % (i, b" diffusion" if i % 3 else b"") for i in range(300)]
+    texts = [
+        b"paper %d on flow matching%s" % (i, b" diffusion" if i % 3 else b"") for i in range(300)
+    ]
     built = TokenIndex(len(texts), texts.__getitem__)
     assert built.step(None) and built.frequent
     loaded = TokenIndex.from_state(built.state())
@@ -262,6 +300,10 @@ def test_taken_up_token_tables_become_bitsets_as_searches_read_them():
 
     everything = (1 << len(texts)) - 1
     for term in (b"flow", b"diff", b"paper", b"7", b"zz"):
-        assert loaded.match(term, everything, scan) == built.match(term, everything, scan) == scan(term, everything)
+        assert (
+            loaded.match(term, everything, scan)
+            == built.match(term, everything, scan)
+            == scan(term, everything)
+        )
     assert {type(b) for b in loaded.frequent_bits} == {int, bytes}  # those read, and the rest
     assert loaded.state() == built.state()  # saved again just the same

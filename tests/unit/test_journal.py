@@ -75,7 +75,9 @@ def test_a_line_is_a_checksum_and_json(lib_dir):
 
 def test_deleting_an_annotation_goes_through_the_journal(lib_dir):
     folder = LibraryFolder(lib_dir)
-    folder.write_annotations({"p000002": {"note": "gone soon", "created": "2026-01-01T00:00:00+00:00"}})
+    folder.write_annotations(
+        {"p000002": {"note": "gone soon", "created": "2026-01-01T00:00:00+00:00"}}
+    )
     folder.write_annotations({"p000002": None})
     assert "p000002" not in LibraryFolder(lib_dir).load_annotations()
 
@@ -133,7 +135,10 @@ def test_a_line_failing_its_checksum_stops_the_replay_and_the_journal_is_kept_as
     damaged = journal_of(lib_dir)
     opened = open_library(lib_dir)
     [message] = opened.messages
-    assert "annotations.journal: line 2 is damaged" in message and "1 saves before it were kept" in message
+    assert (
+        "annotations.journal: line 2 is damaged" in message
+        and "1 saves before it were kept" in message
+    )
     lib = opened.library
     assert lib.annotation("p000000").note == "one"  # before the bad line: kept
     assert lib.annotation("p000001").is_empty and lib.annotation("p000002").is_empty
@@ -152,7 +157,9 @@ def test_a_damaged_journal_in_a_read_only_folder_is_used_up_to_the_damage(lib_di
     os.chmod(lib_dir, 0o555)
     try:
         opened = open_library(lib_dir)
-        assert any("line 2 is damaged" in m and "1 saves before it are shown" in m for m in opened.messages)
+        assert any(
+            "line 2 is damaged" in m and "1 saves before it are shown" in m for m in opened.messages
+        )
         assert opened.library.annotation("p000000").note == "one"
         assert opened.library.annotation("p000001").is_empty
         with pytest.raises(SaveFailed):
@@ -187,7 +194,9 @@ def test_an_unreadable_journal_does_not_stop_opening(lib_dir, monkeypatch):
 
     monkeypatch.setattr(os, "open", refuse)
     opened = open_library(lib_dir)
-    assert any("annotations.journal: cannot read" in m and "not shown" in m for m in opened.messages)
+    assert any(
+        "annotations.journal: cannot read" in m and "not shown" in m for m in opened.messages
+    )
     assert opened.library.annotation("p000000").is_empty
     with pytest.raises(SaveFailed):
         opened.library.set_note("p000004", "x")
@@ -232,15 +241,27 @@ def test_a_fold_right_after_a_save_decodes_only_what_others_wrote(lib_dir, monke
     assert journal_of(lib_dir) == b""
     fresh = open_library(lib_dir).library
     assert [fresh.annotation(f"p00000{n}").note for n in range(5)] == [
-        "y" * 700, "one's second", "x" * 700, "one's", "two's"]
+        "y" * 700,
+        "one's second",
+        "x" * 700,
+        "one's",
+        "two's",
+    ]
 
 
-def test_a_journal_refilled_to_the_same_size_within_a_clock_tick_is_read_again(lib_dir, monkeypatch):
+def test_a_journal_refilled_to_the_same_size_within_a_clock_tick_is_read_again(
+    lib_dir, monkeypatch
+):
     # coarse file times (a jiffy on older kernels, network file systems): the journal
     # one process left and the one another refilled look the same but for their bytes
-    monkeypatch.setattr(journal, "stat_signature", lambda st: (st.st_dev, st.st_ino, st.st_size, 0, 0))
-    monkeypatch.setattr(journal, "path_signature",
-                        lambda path: journal.stat_signature(os.stat(path)) if path.exists() else None)
+    monkeypatch.setattr(
+        journal, "stat_signature", lambda st: (st.st_dev, st.st_ino, st.st_size, 0, 0)
+    )
+    monkeypatch.setattr(
+        journal,
+        "path_signature",
+        lambda path: journal.stat_signature(os.stat(path)) if path.exists() else None,
+    )
     one, two = open_library(lib_dir), open_library(lib_dir)
     one.library.set_note("p000000", "aaaa")
     size = len(journal_of(lib_dir))
@@ -254,10 +275,19 @@ def test_a_journal_refilled_to_the_same_size_within_a_clock_tick_is_read_again(l
 
 def test_applying_saves_keeps_the_first_creation_time_and_never_writes_the_paper_id():
     docs = {"a": {"paper_id": "a", "created": "2026-01-02", "note": "x"}, "b": {"note": "y"}}
-    apply(docs, {"a": {"paper_id": "zzz", "created": "2026-01-05", "note": "z"},
-                 "b": {"paper_id": "b", "created": "2026-01-01"}, "c": {"paper_id": "c", "status": "read"}})
-    assert docs == {"a": {"paper_id": "a", "created": "2026-01-02", "note": "z"},
-                    "b": {"note": "y", "created": "2026-01-01"}, "c": {"status": "read"}}
+    apply(
+        docs,
+        {
+            "a": {"paper_id": "zzz", "created": "2026-01-05", "note": "z"},
+            "b": {"paper_id": "b", "created": "2026-01-01"},
+            "c": {"paper_id": "c", "status": "read"},
+        },
+    )
+    assert docs == {
+        "a": {"paper_id": "a", "created": "2026-01-02", "note": "z"},
+        "b": {"note": "y", "created": "2026-01-01"},
+        "c": {"status": "read"},
+    }
     apply(docs, {"b": {"created": "2025-12-31"}, "a": None})
     assert docs == {"b": {"note": "y", "created": "2025-12-31"}, "c": {"status": "read"}}
 
@@ -319,7 +349,10 @@ def test_a_crash_between_a_fold_and_emptying_the_journal_loses_and_undoes_nothin
     opened.folder.fold_journal()  # the next fold tidies up
     assert journal_of(lib_dir) == b""
     fresh = open_library(lib_dir).library
-    assert fresh.annotation("p000001").note == "then changed" and fresh.annotation("p000002").note == "later"
+    assert (
+        fresh.annotation("p000001").note == "then changed"
+        and fresh.annotation("p000002").note == "later"
+    )
 
 
 def test_small_tables_fold_the_journal_in_the_same_write(lib_dir):
@@ -357,7 +390,10 @@ def test_backups_hold_the_saves_still_in_the_journal(lib_dir, own):
     opened.library.set_note("p000000", "only in the journal")
     backups = opened.backups if own else Backups(lib_dir)
     path = backups.take("close")
-    assert parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"] == "only in the journal"
+    assert (
+        parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"]
+        == "only in the journal"
+    )
     assert journal_of(lib_dir) == b""
     opened.library.set_note("p000000", "later")
     assert note(lib_dir) == "later"
@@ -370,7 +406,10 @@ def test_a_restore_leaves_no_journal_line_to_undo_it(lib_dir):
     opened.library.set_note("p000000", "new, in the journal")
     aside = Backups(lib_dir).restore(name)
     assert note(lib_dir) == "old"
-    assert parse_document(aside, aside.read_bytes())["annotations"]["p000000"]["note"] == "new, in the journal"
+    assert (
+        parse_document(aside, aside.read_bytes())["annotations"]["p000000"]["note"]
+        == "new, in the journal"
+    )
     Backups(lib_dir).restore(aside.name)
     assert note(lib_dir) == "new, in the journal"
 

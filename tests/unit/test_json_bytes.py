@@ -20,13 +20,50 @@ def standard_library_first(monkeypatch):
 
 
 TRICKY = [
-    b"NaN", b"[Infinity]", b"-Infinity", b'{"a": NaN}', b"1e400", b"-1e400", b"1.7976931348623159e308",
-    b"1e-400", b"18446744073709551615", b"18446744073709551616", b"-9223372036854775808",
-    b"-9223372036854775809", b"123456789012345678", b"1234567890123456789", b'"\\ud800"', b'"\\uDFFF x"',
-    b'"\\ud83d\\ude00"', b'"\\\\ud800"', b"\xef\xbb\xbf{}", b"\xff", b'"\xed\xa0\x80"', b"[" * 1100 + b"]" * 1100,
-    b"[" * 300 + b"]" * 300, b"{}x", b"", b" ", b"01", b"-", b"1.", b".5", b"1E5", b"-0", b"-0.0", b"1.0",
-    b'{"a":1,"a":2}', b'"\\u0000\\n\\/"', b'"tab\there"', b"[1,]", b"{'a': 1}", b"true", b"nul", b" [1 , 2] \n",
-    '{"é": "ü€𝔘"}'.encode(), b'{"a":{"b":[1,2.5,"x",null,false]}}',
+    b"NaN",
+    b"[Infinity]",
+    b"-Infinity",
+    b'{"a": NaN}',
+    b"1e400",
+    b"-1e400",
+    b"1.7976931348623159e308",
+    b"1e-400",
+    b"18446744073709551615",
+    b"18446744073709551616",
+    b"-9223372036854775808",
+    b"-9223372036854775809",
+    b"123456789012345678",
+    b"1234567890123456789",
+    b'"\\ud800"',
+    b'"\\uDFFF x"',
+    b'"\\ud83d\\ude00"',
+    b'"\\\\ud800"',
+    b"\xef\xbb\xbf{}",
+    b"\xff",
+    b'"\xed\xa0\x80"',
+    b"[" * 1100 + b"]" * 1100,
+    b"[" * 300 + b"]" * 300,
+    b"{}x",
+    b"",
+    b" ",
+    b"01",
+    b"-",
+    b"1.",
+    b".5",
+    b"1E5",
+    b"-0",
+    b"-0.0",
+    b"1.0",
+    b'{"a":1,"a":2}',
+    b'"\\u0000\\n\\/"',
+    b'"tab\there"',
+    b"[1,]",
+    b"{'a': 1}",
+    b"true",
+    b"nul",
+    b" [1 , 2] \n",
+    '{"é": "ü€𝔘"}'.encode(),
+    b'{"a":{"b":[1,2.5,"x",null,false]}}',
 ]
 
 
@@ -71,9 +108,14 @@ def test_tricky_documents_read_as_orjson_reads_them(raw):
 
 
 values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(st.characters(blacklist_categories=()), max_size=8),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -109,7 +151,11 @@ def test_a_big_document_is_orjsons_to_read():
 
 
 def test_a_small_plain_document_is_read_without_loading_orjson():
-    code = ("import sys; from reader.store import json_bytes; "
-            "print(json_bytes.loads(b'{\"a\": [1, 2.5, \"x\"]}'), 'orjson' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    code = (
+        "import sys; from reader.store import json_bytes; "
+        "print(json_bytes.loads(b'{\"a\": [1, 2.5, \"x\"]}'), 'orjson' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
     assert done.stdout.split() == ["{'a':", "[1,", "2.5,", "'x']}", "False"]

@@ -6,8 +6,17 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("package", ["reader.core", "reader.store", "reader.formats", "reader.render",
-                                     "reader.cli", "reader.opening"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "reader.core",
+        "reader.store",
+        "reader.formats",
+        "reader.render",
+        "reader.cli",
+        "reader.opening",
+    ],
+)
 def test_imports_without_qt(package):
     code = (
         "import importlib, pkgutil, sys\n"
@@ -25,7 +34,8 @@ def test_core_depends_on_nothing_of_ours():
         "import importlib, pkgutil, sys, reader.core as pkg\n"
         "for m in pkgutil.walk_packages(pkg.__path__, 'reader.core.'):\n"
         "    importlib.import_module(m.name)\n"
-        "bad = sorted(m for m in sys.modules if m.startswith('reader.') and not m.startswith('reader.core'))\n"
+        "bad = sorted(m for m in sys.modules\n"
+        "             if m.startswith('reader.') and not m.startswith('reader.core'))\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -22,7 +22,10 @@ def test_empty_folder_is_seeded_with_the_bundled_sample(library_dir):
     assert len(opened.library) == 19
     assert any("bundled sample" in m for m in opened.notices) and opened.messages == []
     titles = {p.title for p in opened.library.papers()}
-    assert "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models" in titles
+    assert (
+        "DA-KD: Difficulty-Aware Knowledge Distillation for Efficient Large Language Models"
+        in titles
+    )
     # reopening does not seed twice
     again = open_library(library_dir)
     assert len(again.library) == 19 and again.messages == [] and again.notices == []
@@ -154,8 +157,10 @@ def test_ratings_json_cannot_hold_are_refused_whole(small, rating):
     lib = small.library
     path = small.folder.annotations_path
     before = path.read_bytes()
-    bad = {"p000000": Annotation("p000000", note="fine", rating=rating),
-           "p000001": Annotation("p000001", note="also fine")}
+    bad = {
+        "p000000": Annotation("p000000", note="fine", rating=rating),
+        "p000001": Annotation("p000001", note="also fine"),
+    }
     with pytest.raises(ValueError):
         lib.put_annotations(bad)
     assert path.read_bytes() == before
@@ -163,7 +168,9 @@ def test_ratings_json_cannot_hold_are_refused_whole(small, rating):
 
 
 def test_put_annotations_cleans_what_it_stores(small):
-    small.library.put_annotations({"p000002": Annotation("p000002", note="n\x00", tags=("a\x02",), rating=3.0)})
+    small.library.put_annotations(
+        {"p000002": Annotation("p000002", note="n\x00", tags=("a\x02",), rating=3.0)}
+    )
     ann = on_disk(small, "p000002")
     assert (ann.note, ann.tags, ann.rating) == ("n", ("a",), 3)
 
@@ -245,9 +252,17 @@ def test_bulk_tag_edits_merge_each_papers_own_tags(library):
     library.add_tags(ids[2:4], ["b", "c"])
     library.add_tags(ids[:6], ["c", "d"])
     assert [library.tags(pid) for pid in ids[:6]] == [
-        ("a", "c", "d"), ("a", "c", "d"), ("b", "c", "d"), ("b", "c", "d"), ("c", "d"), ("c", "d")]
+        ("a", "c", "d"),
+        ("a", "c", "d"),
+        ("b", "c", "d"),
+        ("b", "c", "d"),
+        ("c", "d"),
+        ("c", "d"),
+    ]
     library.remove_tags(ids[:6], ["C"])
-    assert [library.tags(pid) for pid in ids[:6]] == [("a", "d")] * 2 + [("b", "d")] * 2 + [("d",)] * 2
+    assert [library.tags(pid) for pid in ids[:6]] == [("a", "d")] * 2 + [("b", "d")] * 2 + [
+        ("d",)
+    ] * 2
 
 
 def test_a_bulk_edit_saves_each_paper_with_its_own_times(library, library_dir):
@@ -258,18 +273,32 @@ def test_a_bulk_edit_saves_each_paper_with_its_own_times(library, library_dir):
     fresh = open_library(library_dir).library
     assert [fresh.annotation(pid).paper_id for pid in ids[:3]] == ids[:3]
     assert fresh.annotation(ids[0]).created == created and fresh.annotation(ids[0]).note == "first"
-    assert all(fresh.annotation(pid).created and fresh.status(pid) is Status.READING for pid in ids[:3])
+    assert all(
+        fresh.annotation(pid).created and fresh.status(pid) is Status.READING for pid in ids[:3]
+    )
 
 
 class NotANumber(enum.Enum):
     NAN = float("nan")
 
 
-@pytest.mark.parametrize("value", [
-    {"x": float("nan")}, {"x": [1, {"y": float("-inf")}]}, ("ok", float("inf")), {"x": "\ud800"},
-    {"x": object()}, {"x": {1, 2}}, {1: "a key JSON has not"}, {"x": datetime.now()}, {"x": NotANumber.NAN},
-])
-def test_preferences_json_cannot_hold_are_refused_before_anything_is_written(library, library_dir, value):
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"x": float("nan")},
+        {"x": [1, {"y": float("-inf")}]},
+        ("ok", float("inf")),
+        {"x": "\ud800"},
+        {"x": object()},
+        {"x": {1, 2}},
+        {1: "a key JSON has not"},
+        {"x": datetime.now()},
+        {"x": NotANumber.NAN},
+    ],
+)
+def test_preferences_json_cannot_hold_are_refused_before_anything_is_written(
+    library, library_dir, value
+):
     path = library_dir / "annotations.json"
     before = path.read_bytes() if path.exists() else None
     with pytest.raises(ValueError, match="cannot be saved"):
@@ -278,7 +307,9 @@ def test_preferences_json_cannot_hold_are_refused_before_anything_is_written(lib
     assert library.prefs.get("view") is None
 
 
-@pytest.mark.parametrize("value", [{"note": "null", "n": None, "f": 2.5}, ["null", None, [1.0, "x"]], None])
+@pytest.mark.parametrize(
+    "value", [{"note": "null", "n": None, "f": 2.5}, ["null", None, [1.0, "x"]], None]
+)
 def test_preferences_with_nulls_and_finite_numbers_are_saved(library, library_dir, value):
     library.prefs.set("view", value)
     assert open_library(library_dir).library.prefs.get("view") == value
@@ -287,8 +318,14 @@ def test_preferences_with_nulls_and_finite_numbers_are_saved(library, library_di
 def test_an_annotation_already_clean_is_kept_as_it_is():
     from reader.core.cleaning import clean_annotation
 
-    clean = Annotation("p", Status.READ, ("a", "b/c"), "note", (Highlight("h", "q"),), 2, "t0", "t1")
+    clean = Annotation(
+        "p", Status.READ, ("a", "b/c"), "note", (Highlight("h", "q"),), 2, "t0", "t1"
+    )
     assert clean_annotation(clean) is clean
-    for dirty in (replace(clean, rating=2.0), replace(clean, tags=("a", " b / c ")), replace(clean, note="n\x00")):
+    for dirty in (
+        replace(clean, rating=2.0),
+        replace(clean, tags=("a", " b / c ")),
+        replace(clean, note="n\x00"),
+    ):
         cleaned = clean_annotation(dirty)
         assert cleaned is not dirty and type(cleaned.rating) is int and cleaned.tags == ("a", "b/c")

@@ -37,16 +37,20 @@ def pieces_parsed(monkeypatch):
 
 
 TRICKY = {
-    "p1": {"title": 'ends with },"', "authors": ["A"], "ids": {"doi": {"x": 1}, "y": "},\"z\":{"}},
-    "p2": {"title": "\\", "abstract": '},"p9":{"title":"forged"}', "nested": {"a": {"b": {}}, "c": []}},
-    "p3": {"title": "ünïcödé ∑ 中文 \u2028 😀", "n": [1, 2.5, None, True, {"k": "},\""}]},
+    "p1": {"title": 'ends with },"', "authors": ["A"], "ids": {"doi": {"x": 1}, "y": '},"z":{'}},
+    "p2": {
+        "title": "\\",
+        "abstract": '},"p9":{"title":"forged"}',
+        "nested": {"a": {"b": {}}, "c": []},
+    },
+    "p3": {"title": "ünïcödé ∑ 中文 \u2028 😀", "n": [1, 2.5, None, True, {"k": '},"'}]},
     "p,4": {},
     'p"5': {"x": "}}"},
 }
 
 
 def test_pieces_give_exactly_the_whole_parse(tmp_path, small_pieces, monkeypatch):
-    docs = {**TRICKY, **{f"q{i}": {"title": f"t{i}" + "},\"" * (i % 3), "i": i} for i in range(300)}}
+    docs = {**TRICKY, **{f"q{i}": {"title": f"t{i}" + '},"' * (i % 3), "i": i} for i in range(300)}}
     path = tmp_path / "papers.json"
     raw = orjson.dumps({"papers": docs}, option=orjson.OPT_APPEND_NEWLINE)
     path.write_bytes(raw)
@@ -62,9 +66,9 @@ def test_pieces_give_exactly_the_whole_parse(tmp_path, small_pieces, monkeypatch
     [
         {"papers": {}},
         {"papers": {"a": {}}},
-        {"papers": {"a": {"x": 1}}, "other": {"b": {"y": "},\""}}},  # two tables: whole parse
+        {"papers": {"a": {"x": 1}}, "other": {"b": {"y": '},"'}}},  # two tables: whole parse
         {"_default": {}, "papers": {"a": {}}},
-        {"p\\a\"pers": {"a": {"x": "}}"}}},  # a name with escapes
+        {'p\\a"pers': {"a": {"x": "}}"}}},  # a name with escapes
     ],
 )
 def test_other_shapes_fall_back_to_a_whole_parse(tmp_path, small_pieces, document):
@@ -101,7 +105,7 @@ def test_a_damaged_big_file_is_damaged_piecewise_too(tmp_path, small_pieces, dam
 
 
 def test_a_document_bigger_than_a_piece(tmp_path, small_pieces):
-    docs = {"a": {"abstract": "x" * 1000}, "b": {"abstract": "},\"" * 500}, "c": {}}
+    docs = {"a": {"abstract": "x" * 1000}, "b": {"abstract": '},"' * 500}, "c": {}}
     path = tmp_path / "papers.json"
     path.write_bytes(orjson.dumps({"papers": docs}))
     assert load_document(path) == {"papers": docs}

@@ -37,8 +37,13 @@ def test_another_process_holding_the_lock_keeps_us_out_until_it_lets_go(tmp_path
             print("locked", flush=True)
             sys.stdin.readline()
     """)
-    with subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          text=True, cwd=REPO) as child:
+    with subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    ) as child:
         assert child.stdout.readline().strip() == "locked"
         with pytest.raises(Timeout):
             LibraryLock(str(lock_file)).acquire(timeout=0)
@@ -123,5 +128,7 @@ def test_opening_a_library_does_not_load_filelock(tmp_path):
         opened.library.set_note(opened.library.paper_ids()[0], "saved under the lock")
         print("filelock" in sys.modules)
     """)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
     assert done.stdout.strip() == "False"

@@ -6,7 +6,10 @@ import pytest
 
 from reader.core.search_text import mark_spans
 
-TEXT = "Surpass the teacher with 4.7× compression at Θ(1/√N) cost. Rocktäschel and ROCKTASCHEL; ε and ϵ 𝒳 Θ."
+TEXT = (
+    "Surpass the teacher with 4.7× compression at Θ(1/√N) cost. "
+    "Rocktäschel and ROCKTASCHEL; ε and ϵ 𝒳 Θ."
+)
 
 
 @pytest.mark.parametrize(

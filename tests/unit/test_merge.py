@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from reader.core.merge import ImportPlan, abstract_key, fill_missing, match_key, plan_import
 from reader.core.models import Paper
 from reader.core.normalise import make_paper_id, normalise_title
-
 from tests.datafiles import ICML_LIST, SEED_JSON
 
 ABSTRACT = (

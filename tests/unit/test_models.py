@@ -9,19 +9,38 @@ from hypothesis import strategies as st
 
 from reader.core.models import Annotation, Paper
 
-FIELDS = ("id", "title", "abstract", "venue", "url", "presentation", "track", "doi", "arxiv", "source",
-          "added")
-ODD = st.one_of(st.none(), st.integers(), st.floats(allow_nan=False), st.booleans(), st.text(max_size=8),
-                st.lists(st.text(max_size=4), max_size=2))
+FIELDS = (
+    "id",
+    "title",
+    "abstract",
+    "venue",
+    "url",
+    "presentation",
+    "track",
+    "doi",
+    "arxiv",
+    "source",
+    "added",
+)
+ODD = st.one_of(
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.text(max_size=8),
+    st.lists(st.text(max_size=4), max_size=2),
+)
 
 
 def clean_doc() -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries({
-        **{f: st.text(max_size=30) for f in FIELDS},
-        "authors": st.lists(st.text(max_size=12), max_size=5),
-        "year": st.one_of(st.none(), st.integers(1900, 2100)),
-        "title_derived": st.booleans(),
-    })
+    return st.fixed_dictionaries(
+        {
+            **{f: st.text(max_size=30) for f in FIELDS},
+            "authors": st.lists(st.text(max_size=12), max_size=5),
+            "year": st.one_of(st.none(), st.integers(1900, 2100)),
+            "title_derived": st.booleans(),
+        }
+    )
 
 
 @settings(max_examples=300)
@@ -58,10 +77,25 @@ def test_missing_fields_and_odd_types_are_filled_in() -> None:
 
 def test_a_pool_shares_repeated_values_between_papers() -> None:
     pool: dict[str, str] = {}
-    docs = [{"id": f"p{i}", "title": f"T{i}", "authors": ["Grace " + "Hopper"], "abstract": "",
-             "venue": "ICML " + "2025", "url": "", "presentation": "Poster", "track": "main", "doi": "",
-             "arxiv": "", "source": "list.json", "title_derived": False, "year": 2025,
-             "added": "2025-01-01T00:00:00+00:00"} for i in range(2)]
+    docs = [
+        {
+            "id": f"p{i}",
+            "title": f"T{i}",
+            "authors": ["Grace " + "Hopper"],
+            "abstract": "",
+            "venue": "ICML " + "2025",
+            "url": "",
+            "presentation": "Poster",
+            "track": "main",
+            "doi": "",
+            "arxiv": "",
+            "source": "list.json",
+            "title_derived": False,
+            "year": 2025,
+            "added": "2025-01-01T00:00:00+00:00",
+        }
+        for i in range(2)
+    ]
     first, second = (Paper.from_dict(d, pool) for d in docs)
     assert first.venue == "ICML 2025" and first.venue is second.venue
     assert first.title is not second.title
@@ -89,7 +123,9 @@ def test_an_infinite_year_or_rating_is_dropped_not_raised() -> None:
 
 _ANNOTATION_VALUES = {
     "status": st.sampled_from(["unread", "reading", "read", "", "READ", " read", "skim", None, 3]),
-    "tags": st.lists(st.sampled_from(["rl", " rl", "RL", "a/b", "a//b ", "", "x y", "é", 3]), max_size=4)
+    "tags": st.lists(
+        st.sampled_from(["rl", " rl", "RL", "a/b", "a//b ", "", "x y", "é", 3]), max_size=4
+    )
     | st.sampled_from(["rl", None, (), ("rl",)]),
     "note": st.text(max_size=5) | st.sampled_from([None, 3]),
     "highlights": st.sampled_from([[], [{"id": "h", "quote": "q"}], None, [3], ()]),
@@ -99,28 +135,51 @@ _ANNOTATION_VALUES = {
 }
 
 
-_CLEAN_ANNOTATION = st.fixed_dictionaries({
-    "status": st.sampled_from(["unread", "reading", "read", ""]),
-    "tags": st.lists(st.sampled_from(["rl", " rl", "RL", "a/b", "a//b ", "", "x  y", "é"]), max_size=4),
-    "note": st.text(max_size=5), "highlights": st.just([]), "rating": st.integers(-2, 5),
-    "created": st.text(max_size=3), "modified": st.text(max_size=3)})
+_CLEAN_ANNOTATION = st.fixed_dictionaries(
+    {
+        "status": st.sampled_from(["unread", "reading", "read", ""]),
+        "tags": st.lists(
+            st.sampled_from(["rl", " rl", "RL", "a/b", "a//b ", "", "x  y", "é"]), max_size=4
+        ),
+        "note": st.text(max_size=5),
+        "highlights": st.just([]),
+        "rating": st.integers(-2, 5),
+        "created": st.text(max_size=3),
+        "modified": st.text(max_size=3),
+    }
+)
 
 
-_ONE_ODD_FIELD = _CLEAN_ANNOTATION.flatmap(lambda doc: st.sampled_from(sorted(_ANNOTATION_VALUES)).flatmap(
-    lambda name: _ANNOTATION_VALUES[name].map(lambda value: {**doc, name: value})))
+_ONE_ODD_FIELD = _CLEAN_ANNOTATION.flatmap(
+    lambda doc: st.sampled_from(sorted(_ANNOTATION_VALUES)).flatmap(
+        lambda name: _ANNOTATION_VALUES[name].map(lambda value: {**doc, name: value})
+    )
+)
 
 
-_CLEAN = {"status": "read", "tags": ["rl", " RL", "a//b"], "note": "n", "highlights": [], "rating": 2,
-          "created": "c", "modified": "m"}
+_CLEAN = {
+    "status": "read",
+    "tags": ["rl", " RL", "a//b"],
+    "note": "n",
+    "highlights": [],
+    "rating": 2,
+    "created": "c",
+    "modified": "m",
+}
 
 
-@given(_CLEAN_ANNOTATION | _ONE_ODD_FIELD | st.fixed_dictionaries({}, optional=_ANNOTATION_VALUES), st.booleans())
+@given(
+    _CLEAN_ANNOTATION | _ONE_ODD_FIELD | st.fixed_dictionaries({}, optional=_ANNOTATION_VALUES),
+    st.booleans(),
+)
 @example(_CLEAN, False)
 @example({**_CLEAN, "rating": True}, False)
 @example({**_CLEAN, "status": ""}, True)
 @example({**_CLEAN, "tags": "rl"}, False)
 @example({**_CLEAN, "highlights": [{"id": "h", "quote": "q"}]}, False)
-def test_an_annotation_document_reads_as_from_dict_reads_it(doc: dict[str, Any], extra: bool) -> None:
+def test_an_annotation_document_reads_as_from_dict_reads_it(
+    doc: dict[str, Any], extra: bool
+) -> None:
     """from_document (annotations.json's documents, fast when they are as we write
     them) gives what from_dict gives, or raises as it does."""
     if extra:

@@ -7,16 +7,39 @@ from reader.core.query import parse
 from reader.core.search_text import make_record
 
 PAPERS = {
-    "kd": (Paper("kd", "DA-KD: Difficulty-Aware Knowledge Distillation", ("Changyi He", "Yoshua Bengio"),
-                 "Surpass the teacher with 4.7$\\times$ compression at $\\Theta(1/\\sqrt{N})$ cost.",
-                 "ICML 2025", 2025),
-           Annotation("kd", Status.READING, ("method/distillation", "rl"), "Great **idea**")),
-    "flow": (Paper("flow", "Flow Matching for Rocktäschel Models", ("Tim Rocktäschel",),
-                   "We study flow matching and diffusion.", "NeurIPS 2023", 2023),
-             Annotation("flow", Status.READ, ("skip",), "")),
-    "diff": (Paper("diff", "Diffusion without flow", ("Ana Núñez",), "Plain diffusion; matching flow.",
-                   "ICLR", 2021),
-             Annotation("diff", highlights=(Highlight("h1", "Plain diffusion", comment="key claim"),))),
+    "kd": (
+        Paper(
+            "kd",
+            "DA-KD: Difficulty-Aware Knowledge Distillation",
+            ("Changyi He", "Yoshua Bengio"),
+            "Surpass the teacher with 4.7$\\times$ compression at $\\Theta(1/\\sqrt{N})$ cost.",
+            "ICML 2025",
+            2025,
+        ),
+        Annotation("kd", Status.READING, ("method/distillation", "rl"), "Great **idea**"),
+    ),
+    "flow": (
+        Paper(
+            "flow",
+            "Flow Matching for Rocktäschel Models",
+            ("Tim Rocktäschel",),
+            "We study flow matching and diffusion.",
+            "NeurIPS 2023",
+            2023,
+        ),
+        Annotation("flow", Status.READ, ("skip",), ""),
+    ),
+    "diff": (
+        Paper(
+            "diff",
+            "Diffusion without flow",
+            ("Ana Núñez",),
+            "Plain diffusion; matching flow.",
+            "ICLR",
+            2021,
+        ),
+        Annotation("diff", highlights=(Highlight("h1", "Plain diffusion", comment="key claim"),)),
+    ),
 }
 
 
@@ -115,10 +138,12 @@ def test_the_syntax_tree():
 
     assert parse("").tree is None
     assert parse("Diffusion").tree == Text("diffusion")
-    assert parse('a -b OR (c tag:X/Y) "Flow  Matching"').tree == Or((
-        And((Text("a"), Not(Text("b")))),
-        And((And((Text("c"), Field("tag", "x/y"))), Text("flow matching"))),
-    ))
+    assert parse('a -b OR (c tag:X/Y) "Flow  Matching"').tree == Or(
+        (
+            And((Text("a"), Not(Text("b")))),
+            And((And((Text("c"), Field("tag", "x/y"))), Text("flow matching"))),
+        )
+    )
     assert parse("year:2020..2023").tree == Field("year", "2020..2023", 2020, 2023)
     assert parse("year:>=2024").tree == Field("year", ">=2024", 2024, None)
     assert parse("has:note").tree == Field("has", "note")

@@ -138,7 +138,9 @@ def test_stale_temp_files_are_removed_at_start_but_not_under_a_live_writer(lib_d
         assert stale.exists() and backup_stale.exists()
     store = LibraryFolder(lib_dir)
     assert not stale.exists() and not backup_stale.exists()
-    assert sorted(p.name for p in store.removed_temp_files) == sorted([stale.name, backup_stale.name])
+    assert sorted(p.name for p in store.removed_temp_files) == sorted(
+        [stale.name, backup_stale.name]
+    )
 
 
 def test_symlinked_annotations_file_keeps_pointing_there(lib_dir, tmp_path):
@@ -152,7 +154,10 @@ def test_symlinked_annotations_file_keeps_pointing_there(lib_dir, tmp_path):
     assert not (lib_dir / "annotations.journal").exists()
     LibraryFolder(lib_dir).close()  # folded into the linked file
     assert (lib_dir / "annotations.json").is_symlink()
-    assert json.loads(elsewhere.read_text("utf-8"))["annotations"]["p000000"]["note"] == "through the link"
+    assert (
+        json.loads(elsewhere.read_text("utf-8"))["annotations"]["p000000"]["note"]
+        == "through the link"
+    )
     assert (elsewhere.parent / "annotations.journal").stat().st_size == 0
 
 

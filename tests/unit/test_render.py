@@ -113,7 +113,8 @@ def test_empty_input_gives_empty_output(render: Callable[[str], str]) -> None:
         ("$a*b$ and $c*d$", "<p><i>a</i>*<i>b</i> and <i>c</i>*<i>d</i></p>"),
         (
             "see [[Attention Is All You Need]]",
-            '<p>see <a href="paper:Attention%20Is%20All%20You%20Need">Attention Is All You Need</a></p>',
+            '<p>see <a href="paper:Attention%20Is%20All%20You%20Need">'
+            "Attention Is All You Need</a></p>",
         ),
         ("[[A/B & C|the other one]]", '<p><a href="paper:A%2FB%20%26%20C">the other one</a></p>'),
         ("`[[not a link]]`", "<p><code>[[not a link]]</code></p>"),
@@ -189,8 +190,19 @@ def test_importing_render_loads_no_qt_and_no_heavy_libraries() -> None:
 
 
 @pytest.mark.parametrize("quote", [True, False])
-@pytest.mark.parametrize("text", ["", "plain", "a < b && c > d", "<script>alert('x')</script>",
-                                  'say "hi" & \'bye\'', "&amp; already", "αβγ <ü> ’", "\x00<\n>"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "plain",
+        "a < b && c > d",
+        "<script>alert('x')</script>",
+        "say \"hi\" & 'bye'",
+        "&amp; already",
+        "αβγ <ü> ’",
+        "\x00<\n>",
+    ],
+)
 def test_escape_is_html_escape(text: str, quote: bool) -> None:
     import html
 

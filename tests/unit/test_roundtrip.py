@@ -1,6 +1,5 @@
 """A JSON export imported into an empty library reproduces the library exactly."""
 
-import dataclasses
 import json
 
 from reader.cli import main
@@ -16,7 +15,9 @@ def test_json_round_trip_through_cli_is_exact(library, library_dir, tmp_path, ca
     library.set_status(ids[:3], Status.READ)
     library.add_tags(ids[1:4], ["method/diffusion", "rl"])
     library.set_note(ids[2], "Note with $\\Theta$ and 中文")
-    library.set_highlights(ids[2], [Highlight("h1", "knowledge", "a ", " b", "claim", "why?", "2026-01-01")])
+    library.set_highlights(
+        ids[2], [Highlight("h1", "knowledge", "a ", " b", "claim", "why?", "2026-01-01")]
+    )
     library.set_tag_colours({"rl": "#112233"})
     out = tmp_path / "all.json"
     export_to(library, ids, "json", out)
@@ -66,7 +67,10 @@ def test_export_cli_formats(library_dir, tmp_path, capsys):
     out = capsys.readouterr().out
     assert len(out.strip().splitlines()) == 2  # header + one paper
     folder = tmp_path / "vault"
-    assert main(["--data-dir", str(library_dir), "export", "--format", "markdown", "-o", str(folder)]) == 0
+    assert (
+        main(["--data-dir", str(library_dir), "export", "--format", "markdown", "-o", str(folder)])
+        == 0
+    )
     files = list(folder.glob("*.md"))
     assert len(files) == 19 and all(f.read_text("utf-8").startswith("---\n") for f in files)
 

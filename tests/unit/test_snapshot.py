@@ -13,9 +13,25 @@ from reader.store.files import LibraryFolder
 
 
 def papers(n: int) -> list[Paper]:
-    return [Paper(f"p{i}", f"Title {i} é", (f"Ada {i}", "Grace"), f"Abstract $x^{i}$", "ICML 2025",
-                  2000 + i % 30 if i % 5 else None, f"https://x/{i}", "Poster", "main", "", "", "list.json",
-                  bool(i % 2), "2025-01-01T00:00:00+00:00") for i in range(n)]
+    return [
+        Paper(
+            f"p{i}",
+            f"Title {i} é",
+            (f"Ada {i}", "Grace"),
+            f"Abstract $x^{i}$",
+            "ICML 2025",
+            2000 + i % 30 if i % 5 else None,
+            f"https://x/{i}",
+            "Poster",
+            "main",
+            "",
+            "",
+            "list.json",
+            bool(i % 2),
+            "2025-01-01T00:00:00+00:00",
+        )
+        for i in range(n)
+    ]
 
 
 def make_library(folder: Path, n: int) -> list[Paper]:
@@ -146,7 +162,9 @@ def test_small_or_snapshot_read_catalogues_leave_nothing_to_write(tmp_path, smal
 
 
 @pytest.mark.parametrize("when", ["before", "during"])
-def test_a_papers_json_changed_before_the_deferred_write_ends_gets_no_snapshot(tmp_path, small_min, when):
+def test_a_papers_json_changed_before_the_deferred_write_ends_gets_no_snapshot(
+    tmp_path, small_min, when
+):
     make_library(tmp_path / "lib", 30)
     path = tmp_path / "lib" / "papers.json"
     store = LibraryFolder(tmp_path / "lib", defer_snapshot=True)

@@ -9,10 +9,26 @@ from reader.core.sorting import SORT_KEYS, sort_ids
 
 @pytest.fixture
 def lib(library):
-    library.add_papers([
-        Paper("z1", "Zebra models", ("A",), venue="NeurIPS 2023", year=2023, added="2026-01-02T00:00:00+00:00"),
-        Paper("a1", "“Apple” of discord", ("B",), venue="ICLR 2024", year=2024, added="2026-01-03T00:00:00+00:00"),
-    ])
+    library.add_papers(
+        [
+            Paper(
+                "z1",
+                "Zebra models",
+                ("A",),
+                venue="NeurIPS 2023",
+                year=2023,
+                added="2026-01-02T00:00:00+00:00",
+            ),
+            Paper(
+                "a1",
+                "“Apple” of discord",
+                ("B",),
+                venue="ICLR 2024",
+                year=2024,
+                added="2026-01-03T00:00:00+00:00",
+            ),
+        ]
+    )
     return library
 
 
@@ -36,10 +52,12 @@ def test_sort_by_year_status_and_changed(lib):
     assert sort_ids(lib, ["a1", "z1"], "added", descending=True) == ["a1", "z1"]
     import dataclasses
 
-    lib.put_annotations({
-        "z1": dataclasses.replace(lib.annotation("z1"), modified="2026-02-01T00:00:00+00:00"),
-        "a1": dataclasses.replace(lib.annotation("a1"), modified="2026-01-01T00:00:00+00:00"),
-    })
+    lib.put_annotations(
+        {
+            "z1": dataclasses.replace(lib.annotation("z1"), modified="2026-02-01T00:00:00+00:00"),
+            "a1": dataclasses.replace(lib.annotation("a1"), modified="2026-01-01T00:00:00+00:00"),
+        }
+    )
     assert sort_ids(lib, ["a1", "z1"], "changed", descending=True) == ["z1", "a1"]
 
 

@@ -49,8 +49,10 @@ def test_the_end_of_a_formula_is_found_at_brace_depth_zero(text, ends):
 
 
 def test_formulas_that_the_fast_path_cannot_read_no_longer_send_the_whole_text_to_pylatexenc():
-    text = (r"We prove a rate of $\Theta\left(\frac{1}{\sqrt{N}}\right)$ for ``noisy'' data -- "
-            r"and $\mathcal{O}(n \log n)$ time with $\texttt{I$^2$MoE}$, an *adaptive* model.")
+    text = (
+        r"We prove a rate of $\Theta\left(\frac{1}{\sqrt{N}}\right)$ for ``noisy'' data -- "
+        r"and $\mathcal{O}(n \log n)$ time with $\texttt{I$^2$MoE}$, an *adaptive* model."
+    )
     assert tex._simple(text) is None
     assert tex._mixed(text) == tex._build(text)
     assert tex.parse(text) == tuple(tex._build(text))
@@ -86,11 +88,41 @@ def test_the_mixed_path_agrees_on_every_sample_text():
     assert hard and sum(tex._mixed(t) is not None for t in hard) > len(hard) / 2
 
 
-_BITS = [*"ab xy.,:;-'`\"*$%&#_\\{}[]^~\n()=+<>/|!?2", "\\times", "\\alpha ", "\\emph{", "--", "``", "''",
-         "\\textbf{", "\\%", "\\log", "\\frac{", "\\sqrt{", "\\sqrt[3]{", "\\mathcal{", "\\mathbb{", "\\left(",
-         "\\right)", "\\texttt{", "\\text{", "\\tilde{", "$x^", "_{", "\\$", "\\\\", "$\\frac{1}{2}$",
-         "${\\textbf{A}}$", "$\\texttt{I$^2$MoE}$", "\\ref{", "\\begin{equation}", "\\end{equation}", "é",
-         "\\\"{a}", "\\cite{"]
+_BITS = [
+    *"ab xy.,:;-'`\"*$%&#_\\{}[]^~\n()=+<>/|!?2",
+    "\\times",
+    "\\alpha ",
+    "\\emph{",
+    "--",
+    "``",
+    "''",
+    "\\textbf{",
+    "\\%",
+    "\\log",
+    "\\frac{",
+    "\\sqrt{",
+    "\\sqrt[3]{",
+    "\\mathcal{",
+    "\\mathbb{",
+    "\\left(",
+    "\\right)",
+    "\\texttt{",
+    "\\text{",
+    "\\tilde{",
+    "$x^",
+    "_{",
+    "\\$",
+    "\\\\",
+    "$\\frac{1}{2}$",
+    "${\\textbf{A}}$",
+    "$\\texttt{I$^2$MoE}$",
+    "\\ref{",
+    "\\begin{equation}",
+    "\\end{equation}",
+    "é",
+    '\\"{a}',
+    "\\cite{",
+]
 
 
 @given(st.lists(st.sampled_from(_BITS), max_size=30).map("".join))
@@ -99,9 +131,40 @@ def test_the_mixed_path_agrees_on_anything(text):
     assert _agrees(text)
 
 
-_MATH_BITS = ["a", "K", "x", "1", " ", "^", "_", "{", "}", "-", "/", "\\alpha", "(", ")", "'", "\\frac",
-              "\\sqrt", "\\mathcal", "\\left(", "\\right)", "\\log ", "\\texttt{I$^2$M}", "\\|", "\\mathbf",
-              "\\tilde", "\\hat{", "\\{", "\\}", "&", "\\text{ if }", "~", "%"]
+_MATH_BITS = [
+    "a",
+    "K",
+    "x",
+    "1",
+    " ",
+    "^",
+    "_",
+    "{",
+    "}",
+    "-",
+    "/",
+    "\\alpha",
+    "(",
+    ")",
+    "'",
+    "\\frac",
+    "\\sqrt",
+    "\\mathcal",
+    "\\left(",
+    "\\right)",
+    "\\log ",
+    "\\texttt{I$^2$M}",
+    "\\|",
+    "\\mathbf",
+    "\\tilde",
+    "\\hat{",
+    "\\{",
+    "\\}",
+    "&",
+    "\\text{ if }",
+    "~",
+    "%",
+]
 
 
 @given(st.lists(st.sampled_from(_MATH_BITS), min_size=1, max_size=12).map("".join))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -200,9 +199,29 @@ def test_the_parser_free_path_knows_its_symbols():
             assert _same_as_pylatexenc(text), text
 
 
-_BITS = [*"ab xy.,:;-'`\"*$%&#_\\{}[]^~\n()=+<>/|!?2", "\\times", "\\alpha ", "\\emph{", "--",
-         "``", "''", "**", "é", "\U000f0000", "\\textbf{", "\\%", "\\leq", "\\ne", "\\log", "---",
-         "$x^", "_{", "^{-", "$K_", "$\\ell_"]
+_BITS = [
+    *"ab xy.,:;-'`\"*$%&#_\\{}[]^~\n()=+<>/|!?2",
+    "\\times",
+    "\\alpha ",
+    "\\emph{",
+    "--",
+    "``",
+    "''",
+    "**",
+    "é",
+    "\U000f0000",
+    "\\textbf{",
+    "\\%",
+    "\\leq",
+    "\\ne",
+    "\\log",
+    "---",
+    "$x^",
+    "_{",
+    "^{-",
+    "$K_",
+    "$\\ell_",
+]
 
 
 @given(st.lists(st.sampled_from(_BITS), max_size=30).map("".join))
@@ -211,8 +230,32 @@ def test_the_parser_free_path_agrees_on_anything(text):
     assert _same_as_pylatexenc(text)
 
 
-_MATH_BITS = ["a", "K", "x", "1", "2", " ", "^", "_", "{", "}", "-", "--", "/", "\\alpha", "\\times ",
-              "(", ")", ".", "'", "\\ell", "=", "\t", "|", "ij"]
+_MATH_BITS = [
+    "a",
+    "K",
+    "x",
+    "1",
+    "2",
+    " ",
+    "^",
+    "_",
+    "{",
+    "}",
+    "-",
+    "--",
+    "/",
+    "\\alpha",
+    "\\times ",
+    "(",
+    ")",
+    ".",
+    "'",
+    "\\ell",
+    "=",
+    "\t",
+    "|",
+    "ij",
+]
 
 
 @given(st.lists(st.sampled_from(_MATH_BITS), min_size=1, max_size=10).map("".join))

@@ -32,8 +32,10 @@ def test_progress_counts_each_decision(library):
 @pytest.mark.parametrize(
     "data, expected",
     [
-        ({"key": "r", "label": "Must read", "kind": "tag", "value": " must / read "},
-         Decision("r", "Must read", "tag", "must/read")),
+        (
+            {"key": "r", "label": "Must read", "kind": "tag", "value": " must / read "},
+            Decision("r", "Must read", "tag", "must/read"),
+        ),
         ({"key": "d", "kind": "status", "value": "READ"}, Decision("d", "read", "status", "read")),
     ],
 )
@@ -44,8 +46,12 @@ def test_decision_from_dict(data, expected):
 
 @pytest.mark.parametrize(
     "data",
-    [{"key": "x", "kind": "colour", "value": "red"}, {"key": "", "kind": "tag", "value": "a"},
-     {"key": "x", "kind": "status", "value": "done"}, {"key": "x", "kind": "tag", "value": " / "}],
+    [
+        {"key": "x", "kind": "colour", "value": "red"},
+        {"key": "", "kind": "tag", "value": "a"},
+        {"key": "x", "kind": "status", "value": "done"},
+        {"key": "x", "kind": "tag", "value": " / "},
+    ],
 )
 def test_bad_decisions_are_refused(data):
     with pytest.raises(ValueError):
