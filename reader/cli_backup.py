@@ -47,7 +47,7 @@ def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
     from reader.store.storage import DamagedFileError, StorageError
 
     backups = _backups(args)
-    if args.name is None:
+    if args.name is None:  # newest first: by sequence number, not by the clock
         rows = []
         for info in backups.list():
             try:
@@ -57,6 +57,7 @@ def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
             rows.append(
                 {
                     "name": info.name,
+                    "seq": info.seq or None,  # None: named the old way, before numbering
                     "taken": info.taken.isoformat(),
                     "reason": info.reason,
                     "annotations": count,

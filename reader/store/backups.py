@@ -1,11 +1,18 @@
 """Verified, rotating backups of annotations.json: before migrations and imports, on close,
-hourly."""
+hourly.
+
+A backup is named `annotations-<seq>-<time>Z-<reason>.json`, e.g.
+`annotations-000123-20260105T090000.000000Z-close.json`. The clock is not trusted
+(it can be set back, or be wrong on another machine syncing the folder): the
+backups are ordered and rotated by `seq`, one more than the highest in the folder,
+and the time is only shown. Backups named the old way, `annotations-<time>Z-<reason>.json`,
+count as older than every numbered one, ordered among themselves by their time."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,16 +34,29 @@ BACKUP_KEEP = 10
 HOURLY_S = 3600.0
 
 _STAMP = "%Y%m%dT%H%M%S.%f"
-_NAME = re.compile(r"^annotations-(\d{8}T\d{6}\.\d{6})Z-([a-z0-9-]+)\.json$")
+#: the sequence number is at least 6 digits (more once it passes 999999)
+_NAME = re.compile(r"^annotations-(?:(\d{6,})-)?(\d{8}T\d{6}\.\d{6})Z-([a-z0-9-]+)\.json$")
+
+
+def utc_now() -> dt.datetime:
+    """The time now, in UTC: the one time source of this module (tests replace it)."""
+    return dt.datetime.now(dt.UTC)
 
 
 class BackupInfo(NamedTuple):
-    """One backup file: its name (what `restore` takes), when and why it was taken."""
+    """One backup file: its name (what `restore` takes), when (by the clock then) and
+    why it was taken, and its sequence number: what orders the backups (0 for one
+    named the old way, before backups were numbered)."""
 
     name: str
     path: Path
     taken: dt.datetime
     reason: str
+    seq: int = 0
+
+    def order(self) -> tuple[int, dt.datetime, str]:
+        """The sort key, newest last: by sequence; old-style (0) ones by their time."""
+        return (self.seq, self.taken, self.name)
 
 
 def verify(path: Path, raw: bytes) -> int:
@@ -48,7 +68,7 @@ def verify(path: Path, raw: bytes) -> int:
 
 def stamp_now() -> str:
     """A UTC time stamp for file names: sortable, no characters any file system minds."""
-    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+    return utc_now().strftime("%Y%m%dT%H%M%S")
 
 
 class Backups:
@@ -68,7 +88,7 @@ class Backups:
         self.dir = folder / BACKUPS_DIR
         self.keep = keep
         self._lock = lock or make_lock(folder)
-        self._now = clock or (lambda: dt.datetime.now(dt.UTC))
+        self._now = clock or (lambda: utc_now())  # looked up when called: patchable
         #: folds the journal into annotations.json (under the lock), so that a backup
         #: holds every save; a LibraryFolder passes its own
         self._fold = fold or self._fold_journal
@@ -84,14 +104,16 @@ class Backups:
         return self.folder / ANNOTATIONS_FILE
 
     def list(self) -> list[BackupInfo]:
-        """The backups, newest first (files that are not backups are ignored)."""
+        """The backups, newest (highest sequence number) first; files that are not
+        backups are ignored."""
         infos = []
         for path in self.dir.glob("annotations-*.json"):
             match = _NAME.match(path.name)
             if match:
-                taken = dt.datetime.strptime(match[1], _STAMP).replace(tzinfo=dt.UTC)
-                infos.append(BackupInfo(path.name, path, taken, match[2]))
-        return sorted(infos, key=lambda i: i.name, reverse=True)
+                taken = dt.datetime.strptime(match[2], _STAMP).replace(tzinfo=dt.UTC)
+                seq = int(match[1]) if match[1] else 0
+                infos.append(BackupInfo(path.name, path, taken, match[3], seq))
+        return sorted(infos, key=BackupInfo.order, reverse=True)
 
     def find(self, name: str) -> BackupInfo:
         """The backup called `name` (or the only one whose name starts with it)."""
@@ -113,7 +135,8 @@ class Backups:
             raise DamagedFileError(f"{info.path}: cannot be read ({exc})") from exc
 
     def newest_good(self) -> tuple[BackupInfo, bytes] | None:
-        """The newest backup that parses, with its bytes; damaged ones are skipped."""
+        """The newest backup (by sequence number) that parses, with its bytes; damaged
+        ones are skipped, falling back to the next lower number."""
         for info in self.list():
             try:
                 raw = info.path.read_bytes()
@@ -137,9 +160,11 @@ class Backups:
         return run_locked(self._lock, self.folder, run)
 
     def take_if_due(self, max_age_s: float = HOURLY_S) -> Path | None:
-        """Take an "hourly" backup if the newest is older than `max_age_s`; else None."""
+        """Take an "hourly" backup if the newest was taken `max_age_s` ago or more;
+        else None. A newest backup taken "in the future" means the clock was set back
+        since: one is due then too (else none would be for as long as it was set back)."""
         infos = self.list()
-        if infos and (self._now() - infos[0].taken).total_seconds() < max_age_s:
+        if infos and 0 <= (self._now() - infos[0].taken).total_seconds() < max_age_s:
             return None
         return self.take("hourly")
 
@@ -188,25 +213,28 @@ class Backups:
         if not force and infos and _holds(infos[0].path, raw):
             return infos[0].path
         self.dir.mkdir(exist_ok=True)
-        path = self.dir / self._new_name(reason, {i.name for i in infos})
+        path = self.dir / self._new_name(reason, infos)
         atomic_write(path, raw)
         copy = path.read_bytes()
         if copy != raw:
             path.unlink()
             raise StorageError(f"{path}: the backup did not read back intact; older ones kept")
         verify(path, copy)
-        for old in [i for i in self.list() if i.name != protect][self.keep :]:
+        # the lowest sequence numbers go; never the copy just taken (nor `protect`)
+        rest = [i for i in self.list() if i.name not in (path.name, protect)]
+        for old in rest[max(self.keep - 1, 0) :]:
             old.path.unlink(missing_ok=True)
         return path
 
-    def _new_name(self, reason: str, taken: set[str]) -> str:
+    def _new_name(self, reason: str, infos: Iterable[BackupInfo]) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-") or "manual"
-        when = self._now().astimezone(dt.UTC)
+        when = self._now().astimezone(dt.UTC).strftime(_STAMP)
+        seq = 1 + max((i.seq for i in infos), default=0)
         while True:
-            name = f"annotations-{when.strftime(_STAMP)}Z-{slug}.json"
-            if name not in taken and not (self.dir / name).exists():
+            name = f"annotations-{seq:06d}-{when}Z-{slug}.json"
+            if not (self.dir / name).exists():
                 return name
-            when += dt.timedelta(microseconds=1)  # two backups in one microsecond (tests)
+            seq += 1
 
 
 def _holds(path: Path, raw: bytes) -> bool:

@@ -38,8 +38,12 @@ def lib_dir(tmp_path):
 
 
 @pytest.fixture
-def clock():
-    return Clock()
+def clock(monkeypatch):
+    """A clock the test sets; also the module's own time source, so that the Backups
+    the library and the command line make for themselves read it too."""
+    fake = Clock()
+    monkeypatch.setattr(backups_module, "utc_now", fake, raising=False)
+    return fake
 
 
 def edit(folder, text):
@@ -253,3 +257,171 @@ def test_cli_backup_list_and_restore(lib_dir, capsys):
 def test_cli_restore_unknown_name_fails_with_a_reason(lib_dir, capsys):
     err = cli(lib_dir, "restore", "nope", capsys=capsys, expect=2).err
     assert "not restored" in err and "no such backup" in err
+
+
+# -- a clock that jumps: backups ordered by sequence number, not by time -------------
+
+DAY = 24 * 3600
+
+
+def test_clock_set_back_a_day_the_copy_just_taken_is_kept_and_is_the_newest(lib_dir, clock):
+    edit(lib_dir, "x")
+    backups = Backups(lib_dir, keep=3, clock=clock)
+    for _ in range(3):
+        backups.take("manual", force=True)
+        clock.advance(3600)
+    clock.advance(-DAY)
+    path = backups.take("manual", force=True)
+    assert path.exists()
+    kept = backups.list()
+    assert len(kept) == 3 and kept[0].path == path
+    assert kept[0].taken == clock.now  # the time is still recorded, just not trusted
+
+
+def test_rotation_with_a_clock_jumping_back_and_forth_keeps_the_highest_sequences(lib_dir, clock):
+    edit(lib_dir, "x")
+    backups = Backups(lib_dir, keep=3, clock=clock)
+    taken = []
+    for jump in (0, -DAY, 5 * 3600, -30 * 3600, 10, -400 * DAY, 3 * DAY):
+        clock.advance(jump)
+        taken.append(backups.take("manual", force=True))
+        assert backups.list()[0].path == taken[-1]
+    kept = backups.list()
+    assert [i.path for i in kept] == taken[:-4:-1]  # the three taken last, last first
+    assert [i.seq for i in kept] == [7, 6, 5]
+    assert all(not p.exists() for p in taken[:-3])
+
+
+def test_next_sequence_is_one_more_than_the_highest_in_the_folder(lib_dir, clock):
+    edit(lib_dir, "x")
+    (lib_dir / "backups").mkdir()
+    src = (lib_dir / "annotations.json").read_bytes()
+    (lib_dir / "backups" / "annotations-000041-20990101T000000.000000Z-close.json").write_bytes(src)
+    path = Backups(lib_dir, clock=clock).take("Before Import!", force=True)
+    assert path.name == f"annotations-000042-{clock.now:%Y%m%dT%H%M%S.%f}Z-before-import.json"
+    [newest, older] = Backups(lib_dir).list()
+    assert (newest.seq, newest.reason, older.seq) == (42, "before-import", 41)
+
+
+def test_before_import_backup_is_kept_with_the_clock_set_back(lib_dir, clock):
+    clock.now = dt.datetime(2099, 6, 1, 12, 0, tzinfo=dt.UTC)
+    edit(lib_dir, "old")
+    backups = Backups(lib_dir, clock=clock)
+    for _ in range(backups_module.BACKUP_KEEP):
+        backups.take("hourly", force=True)
+        clock.advance(3600)
+    before = edit(lib_dir, "mine")
+    clock.advance(-2 * DAY)
+    opened = open_library(lib_dir)
+    opened.library.add_papers(synthetic_papers(2, prefix="new"))
+    infos = opened.backups.list()
+    assert len(infos) == backups_module.BACKUP_KEEP
+    assert infos[0].reason == "before-import" and infos[0].path.read_bytes() == before
+
+
+def test_hourly_backup_is_due_when_the_newest_is_future_dated(lib_dir, clock):
+    edit(lib_dir, "a")
+    backups = Backups(lib_dir, clock=clock)
+    first = backups.take_if_due()
+    assert first is not None
+    edit(lib_dir, "b")
+    clock.advance(-DAY)  # the clock was set back: the newest backup is "tomorrow"
+    second = backups.take_if_due()
+    assert second not in (None, first) and backups.list()[0].path == second
+    edit(lib_dir, "c")
+    clock.advance(3599)  # from then on, hourly again
+    assert backups.take_if_due() is None
+    clock.advance(2)
+    third = backups.take_if_due()
+    assert third not in (None, first, second) and backups.list()[0].path == third
+
+
+def test_hourly_backup_is_due_after_an_hour_measured_from_the_newest_by_sequence(lib_dir, clock):
+    edit(lib_dir, "a")
+    backups = Backups(lib_dir, clock=clock)
+    clock.advance(DAY)
+    backups.take("close")  # an older copy, with a later time
+    clock.advance(-DAY)
+    edit(lib_dir, "b")
+    newest = backups.take("close")
+    edit(lib_dir, "c")
+    clock.advance(1800)  # half an hour after the newest (and half a day before the other)
+    assert backups.take_if_due() is None
+    clock.advance(1801)
+    assert backups.take_if_due() not in (None, newest)
+
+
+OLD_STYLE = [  # named the old way: by time alone, one of them in the future
+    ("annotations-20250101T080000.000000Z-close.json", "old january"),
+    ("annotations-20250601T080000.000000Z-hourly.json", "old june"),
+    ("annotations-20990101T080000.000000Z-manual.json", "old future"),
+]
+
+
+def old_style_backups(folder):
+    """Backups as an earlier Paper Reader named them; each note tells them apart."""
+    (folder / "backups").mkdir(exist_ok=True)
+    for name, note in OLD_STYLE:
+        (folder / "backups" / name).write_bytes(edit(folder, note))
+
+
+def test_old_style_names_are_listed_restored_and_rotated(lib_dir, clock):
+    clock.now = dt.datetime(2020, 1, 1, tzinfo=dt.UTC)  # earlier than every old name
+    old_style_backups(lib_dir)
+    backups = Backups(lib_dir, keep=4, clock=clock)
+    # older than every sequenced backup, ordered among themselves by their time
+    assert [i.name for i in backups.list()] == [n for n, _ in OLD_STYLE[::-1]]
+    assert [i.reason for i in backups.list()] == ["manual", "hourly", "close"]
+    assert backups.list()[-1].taken == dt.datetime(2025, 1, 1, 8, tzinfo=dt.UTC)
+    edit(lib_dir, "new one")
+    first = backups.take("close")
+    assert first.name.startswith("annotations-000001-")
+    edit(lib_dir, "new two")
+    second = backups.take("close")
+    assert second.name.startswith("annotations-000002-")
+    # rotation removed the oldest old-style one, none of the new
+    assert [i.path for i in backups.list()] == [
+        second,
+        first,
+        *(lib_dir / "backups" / n for n, _ in OLD_STYLE[:0:-1]),
+    ]
+    aside = backups.restore(OLD_STYLE[1][0])
+    assert open_library(lib_dir).library.annotation("p000000").note == "old june"
+    assert backups.list()[0].path == aside and "before-restore" in aside.name
+    backups.restore("annotations-2099")  # a unique prefix of an old name
+    assert open_library(lib_dir).library.annotation("p000000").note == "old future"
+
+
+def test_cli_backup_with_the_clock_set_back_keeps_lists_and_restores_it(lib_dir, clock, capsys):
+    clock.now = dt.datetime(2099, 6, 1, 12, 0, tzinfo=dt.UTC)
+    edit(lib_dir, "taken before the clock went back")
+    backups = Backups(lib_dir, clock=clock)
+    for _ in range(backups_module.BACKUP_KEEP):
+        backups.take("hourly", force=True)
+        clock.advance(3600)
+    clock.advance(-DAY)
+    cli(lib_dir, "note", "p000001", "--set", "after", capsys=capsys)
+    out = cli(lib_dir, "backup", capsys=capsys).out
+    name = out.split("backup taken: ")[1].split()[0]
+    assert (lib_dir / "backups" / name).exists()
+    listed = json.loads(cli(lib_dir, "restore", "--json", capsys=capsys).out)
+    assert len(listed) == backups_module.BACKUP_KEEP
+    assert listed[0]["name"] == name and listed[0]["reason"] == "manual"
+    assert [r["seq"] for r in listed] == list(range(11, 1, -1))
+    lines = cli(lib_dir, "restore", capsys=capsys).out.splitlines()
+    assert [line.split("\t")[0] for line in lines] == [r["name"] for r in listed]
+    cli(lib_dir, "note", "p000001", "--set", "later still", capsys=capsys)
+    out = cli(lib_dir, "restore", name, capsys=capsys).out
+    assert f"restored {name}" in out
+    assert open_library(lib_dir).library.annotation("p000001").note == "after"
+
+
+def test_cli_lists_and_restores_old_style_names(lib_dir, clock, capsys):
+    old_style_backups(lib_dir)
+    name = json.loads(cli(lib_dir, "backup", "--json", capsys=capsys).out)["name"]
+    listed = json.loads(cli(lib_dir, "restore", "--json", capsys=capsys).out)
+    assert [r["name"] for r in listed] == [name, *(n for n, _ in OLD_STYLE[::-1])]
+    assert [r["seq"] for r in listed] == [1, None, None, None]
+    out = cli(lib_dir, "restore", "annotations-20250101", capsys=capsys).out
+    assert f"restored {OLD_STYLE[0][0]}" in out
+    assert open_library(lib_dir).library.annotation("p000000").note == "old january"

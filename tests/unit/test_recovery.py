@@ -1,5 +1,6 @@
 """Damaged, unreadable and read-only files at start: never deleted, never fatal, always told."""
 
+import datetime as dt
 import json
 import os
 import sys
@@ -77,6 +78,59 @@ def test_a_damaged_newest_backup_is_skipped(lib_dir):
     opened = open_library(lib_dir)
     assert opened.library.annotation("p000000").note == "from the good backup"
     assert bad.read_bytes() == b"{"
+
+
+def at(when):
+    return lambda: when
+
+
+NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+DAY = dt.timedelta(days=1)
+
+
+def test_a_future_dated_older_backup_loses_to_the_highest_sequence(lib_dir):
+    annotated(lib_dir, "older, taken before the clock was set back")
+    Backups(lib_dir, clock=at(NOW + 30 * DAY)).take("close")
+    annotated(lib_dir, "newest")
+    good = Backups(lib_dir, clock=at(NOW)).take("close")
+    (lib_dir / "annotations.json").write_bytes(b"{")
+    opened = open_library(lib_dir)
+    assert opened.library.annotation("p000000").note == "newest"
+    assert any(good.name in m for m in opened.messages)
+
+
+def test_a_damaged_highest_sequence_backup_falls_back_to_the_next_lower(lib_dir):
+    # each taken with the clock a day further back: the time order is the reverse
+    annotated(lib_dir, "lowest")
+    Backups(lib_dir, clock=at(NOW)).take("close")
+    annotated(lib_dir, "next good")
+    good = Backups(lib_dir, clock=at(NOW - DAY)).take("close")
+    annotated(lib_dir, "highest, damaged")
+    bad = Backups(lib_dir, clock=at(NOW - 2 * DAY)).take("close")
+    bad.write_bytes(b'{"annotations": [')
+    (lib_dir / "annotations.json").write_bytes(b"")
+    opened = open_library(lib_dir)
+    assert opened.library.annotation("p000000").note == "next good"
+    assert any(good.name in m for m in opened.messages)
+    assert bad.read_bytes() == b'{"annotations": ['  # kept, never deleted
+
+
+def test_old_style_backups_are_older_than_sequenced_ones_for_recovery(lib_dir):
+    annotated(lib_dir, "old style, future-dated")
+    folder = LibraryFolder(lib_dir)
+    folder.close()
+    (lib_dir / "backups").mkdir()
+    old = lib_dir / "backups" / "annotations-20990101T000000.000000Z-close.json"
+    old.write_bytes((lib_dir / "annotations.json").read_bytes())
+    annotated(lib_dir, "sequenced")
+    Backups(lib_dir, clock=at(NOW)).take("close")
+    (lib_dir / "annotations.json").write_bytes(b"\x00")
+    assert open_library(lib_dir).library.annotation("p000000").note == "sequenced"
+    # with the sequenced one damaged, the old-style one is the fallback
+    [seq] = [i for i in Backups(lib_dir).list() if i.path != old]
+    seq.path.write_bytes(b"")
+    (lib_dir / "annotations.json").write_bytes(b"\x00")
+    assert open_library(lib_dir).library.annotation("p000000").note == "old style, future-dated"
 
 
 def test_no_backup_starts_empty_and_says_so(lib_dir):
