@@ -114,13 +114,17 @@ def test_sigterm_saves_typed_note(tmp_path):
     assert open_library(lib).library.annotation(pid).note == "typed just before SIGTERM"
 
 
-def test_second_launch_brings_the_first_forward(tmp_path):
+def test_second_launch_brings_the_first_forward(tmp_path, monkeypatch):
+    import shutil
     import socket
     import tempfile
 
     from reader.ui.single_instance import server_name
 
     lib = tmp_path / "library"
+    # the socket goes in the user's private runtime folder: a throwaway one (mode 0700)
+    runtime = tempfile.mkdtemp(prefix="pr-run-")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", runtime)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     first = subprocess.Popen(
         [sys.executable, "-m", "reader", "--data-dir", str(lib)],
@@ -129,7 +133,8 @@ def test_second_launch_brings_the_first_forward(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    address = os.path.join(tempfile.gettempdir(), server_name(lib))
+    address = server_name(lib)
+    assert address is not None and os.path.isabs(address)
     try:
         deadline = time.monotonic() + 60
         while True:  # wait until the first window listens
@@ -152,3 +157,4 @@ def test_second_launch_brings_the_first_forward(tmp_path):
     finally:
         first.send_signal(signal.SIGTERM)
         first.communicate(timeout=30)
+        shutil.rmtree(runtime, ignore_errors=True)
