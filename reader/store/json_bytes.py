@@ -18,6 +18,11 @@ from typing import Any
 #: a fraction of a millisecond at this size)
 SMALL = 256 << 10
 
+#: orjson refuses a document nested deeper than this ("depth limit exceeded"); the
+#: standard library's own limit is the interpreter's (~1,000 on 3.11, 1,500 on 3.12,
+#: 10,000 on 3.13), so a deeper document it reads is checked
+DEPTH = 1024
+
 
 class _Unlike(Exception):
     """The standard library would read this otherwise than orjson."""
@@ -40,6 +45,22 @@ def _float(text: str) -> float:
     return value
 
 
+def _deeper_than_orjson_reads(raw: bytes, value: Any) -> bool:
+    if raw.count(b"[") + raw.count(b"{") <= DEPTH:  # (fewer brackets: not that deep)
+        return False
+    level = [value] if isinstance(value, (list, dict)) else []  # (one depth at a time)
+    for _ in range(DEPTH):
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, (list, dict))
+        ]
+        if not level:
+            return False
+    return True
+
+
 def _orjson_if_loaded() -> Any:
     return sys.modules.get("orjson")
 
@@ -51,11 +72,14 @@ def loads(raw: bytes) -> Any:
         return loaded.loads(raw)
     if len(raw) <= SMALL and b"\\ud" not in raw and b"\\uD" not in raw:  # (surrogates: orjson's)
         try:
-            return json.loads(
+            value = json.loads(
                 raw.decode("utf-8"), parse_int=_int, parse_float=_float, parse_constant=_unlike
             )
         except (_Unlike, ValueError, RecursionError):
             pass
+        else:
+            if not _deeper_than_orjson_reads(raw, value):
+                return value
     import orjson
 
     return orjson.loads(raw)
