@@ -97,7 +97,7 @@ def _open(args: argparse.Namespace, *, defer_snapshot: bool = False) -> OpenedLi
 
 def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
     paper, ann = lib.paper(pid), lib.annotation(pid)
-    data = (
+    data: dict[str, Any] = (
         paper.to_dict()
         if full
         else {
@@ -239,12 +239,19 @@ def _fail(message: str) -> NoReturn:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if not args.command:
+        from reader.platform_check import check
+
+        problem = check()  # Qt would abort without saying what to install
+        if problem:
+            print(problem, file=sys.stderr)
+            return 1
         from reader.core import collector
 
         collector.hold()  # until the window's first paint (reader.ui.app releases it)
         from reader.ui.app import run
 
-        return run(paths.data_dir(args.data_dir))
+        code: int = run(paths.data_dir(args.data_dir))
+        return code
     from reader import cli_backup, cli_transfer
     from reader.core.library import SaveFailed
     from reader.store.storage import StorageError
