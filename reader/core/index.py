@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from reader.core import record_texts
 from reader.core.index_saving import SavedIndexes, Saving
@@ -40,6 +40,8 @@ _GROUPS = {"tag": "tag_nodes", "venue": ("values", "venue"), "year": ("values", 
 _CATALOGUE_ONLY = frozenset(
     {_GROUPS["venue"], _GROUPS["year"], "abstract"}
 )  # (of the catalogue alone)
+
+_T = TypeVar("_T")
 
 
 class SearchIndex:
@@ -69,7 +71,7 @@ class SearchIndex:
 
     # -- building ---------------------------------------------------------------
 
-    def _made(self) -> Iterator[None]:
+    def _made(self) -> Generator[None, None, None]:
         """Make the index from the library, yielding between the parts."""
         papers = self._lib.papers()
         n = len(papers)
@@ -399,11 +401,11 @@ class SearchIndex:
         )
         return bits_of((r for r, subject in whole if term in subject), len(self._ids))
 
-    def _derive(self, name: Hashable, make: Callable[[], Any]) -> Any:
+    def _derive(self, name: Hashable, make: Callable[[], _T]) -> _T:
         """A value computed once per state of the index (update() forgets them)."""
         if name not in self._derived:
             self._derived[name] = make()
-        return self._derived[name]
+        return cast(_T, self._derived[name])
 
     def _status_bits(self, code: int) -> int:
         return self._derive(

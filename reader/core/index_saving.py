@@ -187,6 +187,7 @@ class Saving:
         if status is None:
             return True, None
         self._builder = None
+        assert self._digest.value is not None  # (the builder was started with it)
         tokens = (
             run_steps(self._taken_up(texts, self._store.load(self._digest.value)))[1]
             if status == 0

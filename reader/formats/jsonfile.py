@@ -7,7 +7,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from reader.core.models import Annotation, Paper, Status
 from reader.core.normalise import make_paper_id
@@ -122,7 +122,7 @@ _ALIASES = {alias: (ours, rank) for ours, keys in FIELDS.items() for rank, alias
 #: Each field's preferred key is its own name: an item with only these keys needs no ranking.
 _OWN_KEYS = frozenset(FIELDS)
 assert all(keys[0] == ours for ours, keys in FIELDS.items())
-_EMPTY = (None, "", [], {})
+_EMPTY: tuple[object, ...] = (None, "", [], {})
 
 
 def _fields(item: Mapping[Any, Any]) -> dict[str, Any]:
@@ -176,7 +176,7 @@ def _year(fields: Mapping[str, Any]) -> int | None:
     return parse_year(fields.get("year") or issued)
 
 
-def _is_mapping(value: Any) -> bool:
+def _is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
     """isinstance(value, Mapping) without the ABC's cost for JSON's own types."""
     return type(value) is dict or (type(value) not in _NOT_MAPPINGS and isinstance(value, Mapping))
 

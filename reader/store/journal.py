@@ -170,7 +170,7 @@ def replayed(
     """`table` with `changes` applied, `table` itself (and its documents) unchanged."""
     if not changes:
         return table
-    out, copied = dict(table), set()
+    out, copied = dict(table), set[str]()
     for one in changes:
         apply(out, one, copy=copied)
     return out
