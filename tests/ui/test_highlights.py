@@ -86,7 +86,7 @@ def test_highlight_by_key_is_listed_and_drawn(qtbot, app, hl):
     assert rows(w) == [f"“{QUOTE}”"]
     assert marks(w) == [(start, end, hl.palette.color_of("yellow").name())]
     assert lib.status(DA_KD) is Status.UNREAD  # 1 in the abstract is not "mark unread"
-    assert "claim" in w.statusBar().currentMessage()
+    assert w.statusBar().currentMessage() == "Highlighted as claim · C adds a comment"
 
 
 def test_select_by_keyboard_and_highlight(qtbot, app, hl):
@@ -302,7 +302,10 @@ def test_highlight_key_without_a_selection_explains(qtbot, app, hl):
     w.pane.browser.setFocus()
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_1)
     assert app.controller.library.annotation(DA_KD).highlights == ()
-    assert "Select text" in w.statusBar().currentMessage()
+    assert (
+        w.statusBar().currentMessage()
+        == "Select text in the abstract first, then press 1–4 to highlight it"
+    )
 
 
 def test_colour_names_are_kept_in_the_library(qtbot, make_app, monkeypatch):

@@ -69,7 +69,9 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
         assert shown == expected_ids and 0 < len(shown) < 19
     else:
         assert len(shown) == expected
-    assert f"{len(shown)}" in sidebar.count_label.text()
+    read = sum(pid in ids[:2] for pid in shown)  # the two marked read above
+    of = "" if len(shown) == 19 else " of 19"
+    assert sidebar.count_label.text() == f"{len(shown)}{of} papers · {read} read"
     qtmodeltester.check(sidebar.model)
 
 

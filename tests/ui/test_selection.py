@@ -1,45 +1,66 @@
-"""Selecting a paper does only what the abstract needs; the rest waits for idle time."""
+"""The abstract's lines keep a comfortable measure, and the papers next to the one
+shown (prepared while the list is idle) are shown as they are now."""
 
 from __future__ import annotations
 
-from reader.ui import app as app_module
+import dataclasses
+
+from PySide6.QtCore import Qt
+
+from reader.core.links import plain_title
+from reader.ui.app import NeighbourPrefetch
 from reader.ui.browser import ReadingBrowser
 
 
-def test_the_neighbours_abstracts_are_prepared_while_idle(qtbot, app, monkeypatch):
-    prepared: list[str] = []
-    monkeypatch.setattr(app_module, "paper_html", lambda paper: prepared.append(paper.id))
-    sidebar = app.window.sidebar
-    ids = sidebar.model.ids()
-    sidebar.select_paper(ids[5])
-    assert prepared == []  # not while the paper is being shown
-    qtbot.waitUntil(lambda: prepared == [ids[6], ids[4]])
+def _pause(qtbot) -> None:
+    """Longer than the list's idle pause, after which the neighbours are prepared."""
+    qtbot.wait(NeighbourPrefetch.IDLE_MS + 150)
 
 
-def test_the_first_and_last_papers_have_one_neighbour(qtbot, app, monkeypatch):
-    prepared: list[str] = []
-    monkeypatch.setattr(app_module, "paper_html", lambda paper: prepared.append(paper.id))
-    sidebar = app.window.sidebar
-    ids = sidebar.model.ids()
-    sidebar.select_paper(ids[-1])
-    qtbot.waitUntil(lambda: prepared == [ids[-2]])
+def test_pausing_at_either_end_of_the_list_then_moving_on_shows_the_next_paper(qtbot, app):
+    # the first and the last paper have one neighbour each: a pause there and then k
+    # (or j) shows the paper next to it (an error in an idle step fails the test too)
+    w, library = app.window, app.controller.library
+    ids = w.sidebar.model.ids()
+    w.sidebar.view.setFocus()
+    for end, key, then in ((ids[-1], Qt.Key.Key_K, ids[-2]), (ids[0], Qt.Key.Key_J, ids[1])):
+        w.sidebar.select_paper(end)
+        _pause(qtbot)
+        qtbot.keyClick(w.sidebar.view, key)
+        assert w.pane.paper_id == then
+        assert plain_title(library.paper(then).title) in w.pane.browser.toPlainText()
 
 
-def test_a_taller_or_shorter_pane_does_not_lay_the_abstract_out_again(qtbot, monkeypatch):
+def test_a_neighbour_changed_after_it_was_prepared_shows_its_new_text(qtbot, app):
+    w, library = app.window, app.controller.library
+    ids = w.sidebar.model.ids()
+    w.sidebar.select_paper(ids[5])
+    _pause(qtbot)  # ids[4] and ids[6] prepared meanwhile
+    old = library.paper(ids[6])
+    library.add_papers([dataclasses.replace(old, abstract="A quokka abstract, re-imported.")])
+    w.sidebar.select_paper(ids[6])
+    assert w.pane.paper_id == ids[6]
+    assert "A quokka abstract, re-imported." in w.pane.browser.toPlainText()
+
+
+def test_the_lines_keep_their_measure_when_the_pane_is_taller_or_shorter_and_follow_its_width(
+    qtbot,
+):
     browser = ReadingBrowser(720)
     qtbot.addWidget(browser)
     browser.resize(900, 400)
     browser.show()
     qtbot.waitExposed(browser)
-    width = browser.lineWrapColumnOrWidth()
-    calls: list[int] = []
-    monkeypatch.setattr(browser, "setLineWrapColumnOrWidth", calls.append)
+    assert browser.lineWrapColumnOrWidth() == 720  # the measure: the pane is wider
     browser.resize(900, 300)  # height only: the measure stays
     qtbot.waitUntil(lambda: browser.height() == 300)
-    assert calls == [] and browser.lineWrapColumnOrWidth() == width
+    assert browser.lineWrapColumnOrWidth() == 720
     browser.resize(500, 300)  # narrower than the measure: lines follow
-    qtbot.waitUntil(lambda: bool(calls))
-    assert calls[-1] < width
+    qtbot.waitUntil(lambda: browser.lineWrapColumnOrWidth() < 720)
+    margins = 2 * int(browser.document().documentMargin())
+    assert browser.lineWrapColumnOrWidth() + margins <= browser.viewport().width()
+    browser.resize(900, 300)  # and back
+    qtbot.waitUntil(lambda: browser.lineWrapColumnOrWidth() == 720)
 
 
 def test_a_paper_with_highlights_gets_the_highlight_list(qtbot, app):
@@ -60,41 +81,24 @@ def test_a_paper_with_highlights_gets_the_highlight_list(qtbot, app):
     assert not w.pane.highlight_panel.isVisibleTo(w.pane)
 
 
-def test_a_long_abstract_after_a_short_one_keeps_the_measure(qtbot, app, monkeypatch):
+def test_a_long_abstracts_lines_clear_its_scroll_bar_and_a_short_one_after_keeps_them(qtbot):
     from reader.core.models import Paper
     from reader.ui.reader_view import paper_html
 
-    browser = app.window.pane.browser
+    browser = ReadingBrowser(720)
+    qtbot.addWidget(browser)
+    browser.resize(500, 300)  # narrower than the measure: the pane's width counts
+    browser.show()
+    qtbot.waitExposed(browser)
+    bar = browser.verticalScrollBar()
+    margins = 2 * int(browser.document().documentMargin())
+    browser.set_page(paper_html(Paper(id="long", title="Long", abstract="word " * 5000)))
+    qtbot.waitUntil(bar.isVisible)
     width = browser.lineWrapColumnOrWidth()
-    calls: list[int] = []
-    monkeypatch.setattr(browser, "setLineWrapColumnOrWidth", calls.append)
-    long = Paper(id="long", title="Long", abstract="word " * 5000)
-    browser.setHtml(paper_html(long))  # a vertical scroll bar appears
-    qtbot.waitUntil(browser.verticalScrollBar().isVisible)
-    browser.setHtml("<p>short</p>")  # and goes
-    qtbot.waitUntil(lambda: not browser.verticalScrollBar().isVisible())
-    assert calls == [] and browser.lineWrapColumnOrWidth() == width
-
-
-def test_a_neighbour_prepared_while_idle_is_shown_without_rendering_it_again(
-    qtbot, app, monkeypatch
-):
-    from reader.ui import reader_view
-
-    sidebar, pane = app.window.sidebar, app.window.pane
-    ids = sidebar.model.ids()
-    reader_view.paper_html.cache_clear()
-    sidebar.select_paper(ids[5])
-    library = app.controller.library
-    qtbot.waitUntil(lambda: reader_view.paper_html.cache_info().currsize == 3)  # 5, then 6 and 4
-    rendered: list[str] = []
-    abstract_html = reader_view.abstract_html
-    monkeypatch.setattr(
-        reader_view, "abstract_html", lambda text: rendered.append(text) or abstract_html(text)
-    )
-    sidebar.select_paper(ids[6])
-    assert pane.paper_id == ids[6] and rendered == []
-    assert library.paper(ids[6]).title.split()[0] in pane.browser.toPlainText()
+    assert width + margins <= browser.viewport().width()  # no line runs under the bar
+    browser.set_page("<p>short</p>")  # the bar goes
+    qtbot.waitUntil(lambda: not bar.isVisible())
+    assert browser.lineWrapColumnOrWidth() == width  # the same lines as beside the bar
 
 
 def test_an_edited_paper_is_rendered_from_its_new_text():

@@ -19,7 +19,7 @@ def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
         view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     )
     assert w.triage.active and w.triage_bar.isVisible()
-    assert "1 / 19 triaged" in w.triage_bar.label.text()
+    assert w.triage_bar.label.text() == "1 / 19 triaged · 0 interesting · 0 read later · 1 skip"
     keys = [
         Qt.Key.Key_I,
         Qt.Key.Key_S,

@@ -1,4 +1,5 @@
-"""The cyclic garbage collector: paused around big loads, held through start-up."""
+"""The cyclic garbage collector: paused around big loads, held through start-up, and
+always running again afterwards (a program left without it would never free cycles)."""
 
 import gc
 
@@ -33,3 +34,18 @@ def test_release_does_not_start_a_collector_someone_else_stopped(restore_collect
     collector.hold()
     collector.release()
     assert not gc.isenabled()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_paused_leaves_the_collector_as_it_found_it_even_on_an_error(restore_collector, enabled):
+    # (the imports, the catalogue's loads and bulk edits run under paused())
+    gc.enable() if enabled else gc.disable()
+    with collector.paused():
+        assert not gc.isenabled()
+        with collector.paused():  # nested: the outermost restores
+            pass
+        assert not gc.isenabled()
+    assert gc.isenabled() == enabled
+    with pytest.raises(ValueError), collector.paused():
+        raise ValueError("a bad file")
+    assert gc.isenabled() == enabled

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
@@ -43,23 +42,6 @@ def test_formats_catalogue() -> None:
     assert IMPORT_FORMATS == ("text", "json", "bibtex", "ris", "csv")
     assert EXPORT_FORMATS == ("json", "bibtex", "csv", "markdown")
     assert FORMATS["bibtex"].extensions == (".bib", ".bibtex")
-
-
-def test_importing_formats_loads_no_parser_libraries_and_no_qt() -> None:
-    # No work at import time: the heavy parsers load only when a file of theirs is read.
-    code = (
-        "import sys, reader.formats; "
-        "heavy = ('bibtexparser', 'rispy', 'pylatexenc', 'PySide6'); "
-        "bad = [m for m in heavy if m in sys.modules]; "
-        "print(bad)"
-    )
-    import subprocess
-
-    repo = Path(__file__).resolve().parents[2]
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo
-    )
-    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize(

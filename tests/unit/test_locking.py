@@ -116,19 +116,3 @@ def test_without_flock_it_falls_back_to_filelock_and_still_excludes(tmp_path, mo
         second.acquire(timeout=0)
     with second.acquire(timeout=0):
         assert second.is_locked
-
-
-def test_opening_a_library_does_not_load_filelock(tmp_path):
-    # filelock takes ~35 ms to import: the window takes the lock before its first paint
-    code = textwrap.dedent(f"""
-        import sys
-        from pathlib import Path
-        from reader.opening import open_library
-        opened = open_library(Path({str(tmp_path / "library")!r}))
-        opened.library.set_note(opened.library.paper_ids()[0], "saved under the lock")
-        print("filelock" in sys.modules)
-    """)
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
-    )
-    assert done.stdout.strip() == "False"

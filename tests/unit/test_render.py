@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -176,17 +174,6 @@ def test_seed_abstract_with_math_has_styles() -> None:
     out = abstract_html(amc["abstract"])
     assert "<b>Modality Batch Effect</b>" in out and "<b>A</b>daptive" in out
     assert "<code>AMC</code>" in out and "<i>i.e.</i>" in out
-
-
-def test_importing_render_loads_no_qt_and_no_heavy_libraries() -> None:
-    code = (
-        "import sys\n"
-        "import reader.render, reader.core.text\n"
-        "heavy = sorted(m for m in sys.modules\n"
-        "               if m.split('.')[0] in ('PySide6', 'shiboken6', 'markdown', 'pylatexenc'))\n"
-        "assert not heavy, heavy\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
 
 @pytest.mark.parametrize("quote", [True, False])

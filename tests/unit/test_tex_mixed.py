@@ -58,20 +58,24 @@ def test_formulas_that_the_fast_path_cannot_read_no_longer_send_the_whole_text_t
     assert tex.parse(text) == tuple(tex._build(text))
 
 
-def test_a_formula_met_again_is_not_parsed_again(monkeypatch):
-    engine = tex._engine()
-    walked: list[str] = []
-    walker = engine.walker
-
-    def counting(src, **kwargs):
-        walked.append(src)
-        return walker(src, **kwargs)
-
-    monkeypatch.setattr(engine, "walker", counting)
-    formula = r"$\mathfrak{G}\left(\frac{7}{\sqrt{Q}}\right)$"
-    assert tex._mixed(f"First {formula} here.") is not None
-    assert tex._mixed(f"Another paper, the same {formula} again.") is not None
-    assert walked == [formula]
+def test_a_formula_met_again_renders_as_pylatexenc_renders_it_each_time():
+    # (a formula's pieces are kept for the next text that has it: they depend neither on
+    # the text around it nor on the formulas met before)
+    texts = []
+    for formula in (
+        r"$\mathfrak{G}\left(\frac{7}{\sqrt{Q}}\right)$",
+        r"$\mathfrak{H}\left(\frac{8}{\sqrt{R}}\right)$",  # another, as long
+    ):
+        texts += [
+            f"First {formula} here.",
+            f"Another paper, the same {formula} again.",
+            formula,
+            f"Twice -- {formula}, then ``{formula}''.",
+        ]
+    for text in texts + texts[::-1]:
+        mixed = tex._mixed(text)
+        assert mixed is not None and mixed == tex._build(text), text
+        assert tex.parse(text) == tuple(tex._build(text)), text
 
 
 def test_text_outside_the_formulas_must_still_be_simple():
