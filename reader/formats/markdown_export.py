@@ -1,4 +1,23 @@
-"""Markdown export: one file per paper, YAML front matter, abstract, note and highlights."""
+"""Markdown export: one file per paper, YAML front matter, abstract, note and highlights.
+
+The files are meant for a notes vault (Obsidian...), which renders them as soon as it is
+opened, so nothing in them may load, run or hide anything. All their text comes from
+imports (the note too: a CSV `note` column, our JSON), and it is written so:
+
+* **Front matter** is data: every value is one double-quoted YAML (and JSON) string,
+  quotes, backslashes, line breaks and other controls escaped, so a title such as
+  "a: b\\nc: d" or "---" stays one value and adds no key. `<`, `>`, `[`, `]` and the
+  backtick are written `\\u003c`..., so that even a renderer blind to front matter shows
+  no tag, link, embed or code; the values read back exactly.
+* **The body** (title heading, abstract, note, highlights and their comments) goes through
+  `reader.formats.neutralise.inert`: ordinary Markdown (headings, lists, emphasis, tables,
+  code, `[text](https://...)` links, `[[wiki links]]`, footnotes, `$math$`) is kept as
+  written; embeds and images (`![](...)`, `![[...]]`), raw HTML (`<img>`, `<iframe>`,
+  `<script>`, `<!-- -->`...), links to other than http(s)/mailto, reference definitions,
+  Obsidian comments and plugin code blocks (`dataviewjs`...) are written so they show as
+  text. Code is kept verbatim where it is unambiguous. See that module for every rule.
+* **File names** are safe on every system, cut at a word boundary when too long.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +26,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from reader.core.models import Annotation, Paper, Status
+from reader.formats.neutralise import inert
 
 #: File names are cut to this many characters (before ".md") and UTF-8 bytes, under every
 #: file system's 255-byte limit even with " (99).md" appended.
@@ -20,11 +40,21 @@ _WINDOWS_RESERVED = frozenset(
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f<>:"/\\|?*\u2028\u2029\ufeff\ud800-\udfff]+')
 
 
+def _cut(name: str) -> str:
+    """`name` within MAX_NAME_CHARS and MAX_NAME_BYTES: cut after its last whole word when
+    that keeps at least half of what fits, else at the limit."""
+    head = name[:MAX_NAME_CHARS]
+    while len(head.encode("utf-8")) > MAX_NAME_BYTES:
+        head = head[:-1]
+    if len(head) == len(name) or name[len(head)] == " ":
+        return head
+    space = head.rfind(" ")
+    return head[:space] if space >= len(head) // 2 else head
+
+
 def _tidy(text: str) -> str:
     name = unicodedata.normalize("NFC", _UNSAFE.sub(" ", text.replace("$", "")))
-    name = re.sub(r"\.{2,}", ".", " ".join(name.split()))[:MAX_NAME_CHARS]
-    while len(name.encode("utf-8")) > MAX_NAME_BYTES:
-        name = name[:-1]
+    name = _cut(re.sub(r"\.{2,}", ".", " ".join(name.split())))
     # No hidden files, no names read as command-line options; Windows drops trailing dots.
     return name.lstrip(" .-").rstrip(" .")
 
@@ -48,19 +78,27 @@ def _unique(stem: str, used: set[str]) -> str:
     return candidate
 
 
+#: Written as \u escapes in front matter: no tag, link or embed even if it is read as text.
+_MARKUP = frozenset("<>[]`")
+
+
 def yaml_string(value: str) -> str:
     """A double-quoted YAML scalar (also valid JSON): quotes, backslashes and every
-    non-printable character escaped, so any title or URL survives."""
+    non-printable character escaped, so any title or URL survives; ``< > [ ] ` `` escaped too."""
     out = ['"']
     for char in value:
         code = ord(char)
-        if char in '"\\':
+        if char in _MARKUP:
+            out.append(f"\\u{code:04x}")
+        elif char in '"\\':
             out.append("\\" + char)
         elif char == "\n":
             out.append("\\n")
         elif char == "\t":
             out.append("\\t")
-        elif code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF):
+        elif (
+            code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF)
+        ):
             out.append(f"\\u{code:04x}")
         elif 0xD800 <= code <= 0xDFFF:
             out.append("\\ufffd")
@@ -77,7 +115,8 @@ def _list(name: str, values: Sequence[str]) -> list[str]:
 
 
 def _quote(text: str) -> str:
-    return "\n".join("> " + line if line else ">" for line in text.splitlines() or [""])
+    lines = inert(text, fences=False).splitlines() or [""]
+    return "\n".join("> " + line if line else ">" for line in lines)
 
 
 def render(paper: Paper, annotation: Annotation | None) -> str:
@@ -96,17 +135,17 @@ def render(paper: Paper, annotation: Annotation | None) -> str:
         f"id: {yaml_string(paper.id)}",
         "---",
     ]
-    body = ["", "# " + " ".join(paper.title.split()), ""]
+    body = ["", "# " + inert(" ".join(paper.title.split()), fences=False), ""]
     if paper.abstract:
-        body += ["## Abstract", "", paper.abstract, ""]
+        body += ["## Abstract", "", inert(paper.abstract), ""]
     if annotation and annotation.note.strip():
-        body += ["## Note", "", annotation.note.strip("\n"), ""]
+        body += ["## Note", "", inert(annotation.note.strip("\n")), ""]
     if annotation and annotation.highlights:
         body += ["## Highlights", ""]
         for highlight in annotation.highlights:
             body += [_quote(highlight.quote), ""]
             if highlight.comment.strip():
-                body += [highlight.comment.strip("\n"), ""]
+                body += [inert(highlight.comment.strip("\n")), ""]
     return "\n".join(front + body)
 
 
