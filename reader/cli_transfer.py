@@ -80,7 +80,8 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> None:
             written = export_to(lib, ids, args.format, Path(args.output))
         except OSError as exc:
             raise CliError(f"export failed: {exc}") from None
-        print(f"exported {len(ids)} papers to {written}", file=sys.stderr)
+        count = f"{len(ids):,} paper" + ("" if len(ids) == 1 else "s")
+        print(f"exported {count} to {written}", file=sys.stderr)
     else:
         sys.stdout.write(export_text(lib, ids, args.format))
 

@@ -73,6 +73,24 @@ def test_export_cli_formats(library_dir, tmp_path, capsys):
     )
     files = list(folder.glob("*.md"))
     assert len(files) == 19 and all(f.read_text("utf-8").startswith("---\n") for f in files)
+    assert capsys.readouterr().err == f"exported 19 papers to {folder}\n"
+    one = tmp_path / "one.bib"
+    assert (
+        main(
+            [
+                "--data-dir",
+                str(library_dir),
+                "export",
+                "--format",
+                "bibtex",
+                "-o",
+                str(one),
+                "tag:x",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().err == f"exported 1 paper to {one}\n"
 
 
 def _ids(library_dir):
