@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -194,17 +199,118 @@ def cmd_note(lib: Library, args: argparse.Namespace) -> None:
     print(f"{pid}: note saved ({len(text)} characters)")
 
 
-def _edit_in_editor(text: str) -> str:
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False, encoding="utf-8") as fh:
-        fh.write(text)
-        name = fh.name
+#: The signals that stop `note --edit` with its temporary file removed (SIGKILL cannot be
+#: caught: a file it leaves is removed by a later --edit, see _notes_folder).
+EDIT_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
+)
+#: A note file older than this in the notes folder is a leftover of a killed --edit.
+STALE_NOTE_S = 24 * 3600
+#: How long an editor told to stop (the signal we were sent, passed on) may take to save
+#: its state before it is killed.
+EDITOR_STOP_S = 5.0
+
+
+class _Stopped(BaseException):
+    """One of EDIT_SIGNALS arrived (a BaseException: nothing on the way catches it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """EDIT_SIGNALS raise _Stopped meanwhile (so `finally` blocks run); the handlers
+    there were before are back afterwards. Only the main thread can have handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped(signum)
+
+    previous: dict[int, Any] = {}
     try:
-        if subprocess.call([*editor.split(), name]) != 0:
-            raise CliError(f"{editor} exited with an error; note unchanged")
-        return Path(name).read_text("utf-8")
+        for signum in EDIT_SIGNALS:
+            previous[signum] = signal.signal(signum, stop)
+        yield
     finally:
-        os.unlink(name)
+        for signum, handler in previous.items():
+            # (None: a handler not set from Python, which cannot be put back: the default)
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+
+
+def _notes_folder() -> Path | None:
+    """A private folder for the files of `note --edit`, in the user's cache folder (never
+    in the library), or None if there is none (then the system's temporary folder is
+    used); files in it older than STALE_NOTE_S, left by a killed edit, are removed."""
+    from reader.store.snapshot import cache_dir
+
+    folder = cache_dir() / "notes"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(folder)
+        if not stat.S_ISDIR(st.st_mode) or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+            return None  # a link, or someone else's: not ours to write notes in
+        if st.st_mode & 0o077:
+            os.chmod(folder, 0o700)
+        cutoff = time.time() - STALE_NOTE_S
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
+                    os.unlink(entry.path)
+    except OSError:
+        return None
+    return folder
+
+
+def _edit_in_editor(text: str) -> str:
+    """`text` as the user left it in $VISUAL or $EDITOR. The temporary file it is edited
+    in is removed however the edit ends, SIGTERM, SIGINT or SIGHUP included (CliError)."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    name = ""
+    try:
+        with _stopped_by_signals():
+            fd, name = tempfile.mkstemp(prefix="note-", suffix=".md", dir=_notes_folder())
+            with open(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            if _run_editor([*editor.split(), name]) != 0:
+                raise CliError(f"{editor} exited with an error; note unchanged")
+            try:
+                return Path(name).read_text("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise CliError(f"cannot read the edited note: {exc}; note unchanged") from None
+    except _Stopped as stopped:
+        what = signal.Signals(stopped.signum).name
+        raise CliError(f"stopped by {what} while editing; note unchanged") from None
+    finally:
+        if name:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+
+
+def _run_editor(command: list[str]) -> int:
+    """The editor's exit code. Stopped by a signal, we pass it on and wait EDITOR_STOP_S
+    for the editor to end (killed then)."""
+    try:
+        editor = subprocess.Popen(command)
+    except OSError as exc:
+        raise CliError(f"cannot run the editor {command[0]!r}: {exc.strerror or exc}") from None
+    try:
+        return editor.wait()
+    except _Stopped as stopped:
+        try:
+            editor.send_signal(stopped.signum)
+            editor.wait(EDITOR_STOP_S)
+        except (_Stopped, subprocess.TimeoutExpired):
+            editor.kill()
+            editor.wait()
+        raise
+    except BaseException:
+        editor.kill()
+        editor.wait()
+        raise
 
 
 def _paper_id(lib: Library, given: str) -> str:

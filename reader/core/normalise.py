@@ -10,11 +10,41 @@ from typing import Any
 
 _TAG_SPACE = re.compile(r"\s+")
 
+#: Invisible characters that reorder or hide text, dropped from imported titles, authors,
+#: venues and from tags: the bidi embeddings, overrides and isolates (U+202A-U+202E,
+#: U+2066-U+2069: "\u202egnp.exe" shows as "exe.png"), the deprecated format controls
+#: (U+206A-U+206F), zero-width space, word joiner and invisible operators (U+200B,
+#: U+2060-U+2064), a BOM inside text (U+FEFF), the interlinear annotation marks
+#: (U+FFF9-U+FFFB) and tag characters (U+E0000-U+E007F) outside an emoji flag. Kept, as
+#: real text needs them: the direction marks LRM, RLM and ALM (U+200E, U+200F, U+061C:
+#: they only mark a direction, as any letter does), ZWNJ and ZWJ (U+200C, U+200D:
+#: Persian, Indic scripts, emoji), soft hyphens and variation selectors.
+HIDDEN_CHARS = (
+    "\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f"
+)
+_ANY_HIDDEN = re.compile(f"[{HIDDEN_CHARS}]")
+_HIDDEN = re.compile(
+    # a subdivision flag (England's: black flag, "gbeng" as tag letters, cancel tag) is kept
+    f"(\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{{1,7}}\U000e007f)|[{HIDDEN_CHARS}]+"
+)
+
+
+def _kept(match: re.Match[str]) -> str:
+    return match.group(1) or ""
+
+
+def strip_hidden(text: str) -> str:
+    """`text` without the HIDDEN_CHARS (an emoji flag's tag characters kept)."""
+    if text.isascii() or text.isprintable() or not _ANY_HIDDEN.search(text):
+        return text  # (every hidden character is unprintable; a search is 4x faster than sub)
+    return _HIDDEN.sub(_kept, text)
+
 
 @functools.lru_cache(maxsize=8192)
 def normalise_tag(tag: str) -> str:
-    """A tag as stored: trimmed, inner whitespace collapsed, no empty path parts."""
-    tag = _TAG_SPACE.sub(" ", unicodedata.normalize("NFC", tag)).strip()
+    """A tag as stored: trimmed, inner whitespace collapsed, no empty path parts, no
+    hidden characters (see HIDDEN_CHARS)."""
+    tag = _TAG_SPACE.sub(" ", unicodedata.normalize("NFC", strip_hidden(tag))).strip()
     parts = [p.strip() for p in tag.split("/")]
     return "/".join(p for p in parts if p)
 

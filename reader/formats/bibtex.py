@@ -13,9 +13,11 @@ from reader.formats.common import (
     ReadResult,
     Skipped,
     clean,
+    display_name,
     make_record,
     one_line,
     parse_year,
+    raise_none_usable,
 )
 
 #: First line of our own BibTeX export: its `keywords` and `annote` are tags and a note.
@@ -40,6 +42,8 @@ _UNESCAPES = {
     r"\textasciitilde{}": "~",
     r"\textasciicircum{}": "^",
     r"\textbackslash{}": "\\",
+    r"\textbraceleft{}": "{",
+    r"\textbraceright{}": "}",
     r"\@": "@",
     r"\{": "{",
     r"\}": "}",
@@ -217,6 +221,7 @@ def read(text: str, name: str) -> ReadResult:
         ParsingFailedBlock,
     )
 
+    name = display_name(name)
     _quiet_parser_log()
     try:
         library = parse_string(text)
@@ -248,6 +253,7 @@ def read(text: str, name: str) -> ReadResult:
         elif isinstance(block, ParsingFailedBlock):
             result.skipped.append(Skipped(_place(block, name), _failure(block)))
         previous = entry
+    raise_none_usable(result, name)
     return result
 
 
@@ -269,9 +275,19 @@ def _read_entry(entry: Any, name: str, native: bool, result: ReadResult) -> None
 
 
 _NOTE_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "@": r"\@"}
-_NOTE_UNESCAPES = {r"\textbackslash{}": "\\", r"\{": "{", r"\}": "}", r"\@": "@"}
+_NOTE_UNESCAPES = {
+    r"\textbackslash{}": "\\",
+    r"\textbraceleft{}": "{",
+    r"\textbraceright{}": "}",
+    r"\textasciicircum{}": "^",
+    r"\{": "{",
+    r"\}": "}",
+    r"\@": "@",
+}
 _NOTE_ESCAPE = re.compile(r"[\\{}@]")
-_NOTE_UNESCAPE = re.compile(r"\\textbackslash\{\}|\\[{}@]")
+_NOTE_UNESCAPE = re.compile(
+    r"\\textbackslash\{\}|\\textbrace(?:left|right)\{\}|\\textasciicircum\{\}|\\[{}@]"
+)
 
 
 def encode_note(note: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field
 
 from reader.core.merge import Skipped
 from reader.core.models import Annotation, Paper
-from reader.core.normalise import make_paper_id
+from reader.core.normalise import HIDDEN_CHARS, make_paper_id, strip_hidden
 
 __all__ = ["FormatError", "ReadResult", "Skipped"]
 
@@ -45,6 +46,7 @@ class ReadResult:
 # --- field clean-up ------------------------------------------------------------------------
 
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_BAD_OR_HIDDEN = re.compile(_BAD_CHARS.pattern[:-1] + HIDDEN_CHARS + "]")
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 _SPACE_CONTROLS = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # vertical tab, form feed...
 _OTHER_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x9f]")
@@ -54,17 +56,22 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]
 _TEX_ENTITY = re.compile(r"(?<!\\)" + _ENTITY.pattern)
 
 
-def clean(value: object, *, nfc: bool = True) -> str:
-    """A field value as safe text: str, no lone surrogates, no control characters, NFC.
+def clean(value: object, *, nfc: bool = True, hidden: bool = False) -> str:
+    """A field value as safe text: str, no lone surrogates, no control characters, no
+    characters that reorder or hide text (bidi overrides...: see HIDDEN_CHARS), NFC.
 
-    `nfc=False` keeps the characters as they are (our own lossless export)."""
+    `nfc=False` keeps the characters as they are (our own lossless export); `hidden=True`
+    keeps the hidden ones too (the user's own notes in it)."""
     if value is None or isinstance(value, (dict, list, tuple, set)):
         return ""
     text = value if isinstance(value, str) else str(value)
-    if not text.isprintable() and _BAD_CHARS.search(text):  # isprintable: a fast first look
+    # isprintable: a fast first look (all of these are unprintable), then one search
+    if not text.isprintable() and (_BAD_CHARS if hidden else _BAD_OR_HIDDEN).search(text):
         text = _SURROGATES.sub("\ufffd", text)
         text = _SPACE_CONTROLS.sub(" ", text)
         text = _OTHER_CONTROLS.sub("", text)
+        if not hidden:
+            text = strip_hidden(text)
     if nfc and not text.isascii() and not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
@@ -278,3 +285,44 @@ def make_record(
         source=source,
         title_derived=derived,
     )
+
+
+# --- file names and errors ----------------------------------------------------------------
+
+
+def display_name(name: str) -> str:
+    """A file name as text that can be stored and shown: any name the system allows.
+
+    Python gives a name whose bytes are not UTF-8 (b"lat\\xe9.json" on Linux) as a str with
+    lone surrogates ("lat\\udce9.json"), which papers.json (orjson), a UTF-8 terminal and
+    Qt refuse: each such byte becomes U+FFFD ("lat\ufffd.json"). Other names are as they are.
+    """
+    if name.isascii() or not _SURROGATES.search(name):
+        return name
+    return os.fsencode(name).decode("utf-8", "replace")
+
+
+#: How many of the skipped items an error naming none usable lists.
+NAMED_SKIPS = 3
+
+
+def raise_none_usable(result: ReadResult, name: str, *, count: int | None = None) -> None:
+    """Raise the FormatError for a file whose every item was skipped (none if none was).
+
+    It says how many were skipped and why the first few were: "no papers found as JSON:
+    item 1: no title and no abstract; item 2: ...; item 3: ...; and 999,997 more
+    (1,000,000 items skipped, none usable)". `count`: how many were skipped when
+    `result.skipped` holds only the first NAMED_SKIPS of them.
+    """
+    skipped = result.skipped
+    if result.records or result.native or not skipped:
+        return
+    count = len(skipped) if count is None else count
+    from reader.formats import FORMATS  # (the labels: reader.formats imports this module)
+
+    info = FORMATS.get(result.format)
+    label = info.label if info is not None else result.format
+    why = "; ".join(str(s) for s in skipped[:NAMED_SKIPS])
+    if count > NAMED_SKIPS:
+        why += f"; and {count - NAMED_SKIPS:,} more ({count:,} items skipped, none usable)"
+    raise FormatError(f"{name}: no papers found as {label}: {why}")

@@ -12,8 +12,10 @@ from reader.formats.common import (
     FormatError,
     ReadResult,
     Skipped,
+    display_name,
     make_record,
     parse_year,
+    raise_none_usable,
     split_authors,
     stable_id,
 )
@@ -80,6 +82,7 @@ def _dialect(text: str) -> tuple[str, str, int]:
 
 def read(text: str, name: str) -> ReadResult:
     """Papers (and reading status, tags and note as annotations) from a CSV with a header row."""
+    name = display_name(name)
     if csv.field_size_limit() < len(text) + 1:
         # One huge abstract is fine: the whole file is in memory anyway.
         csv.field_size_limit(len(text) + 1)
@@ -108,6 +111,7 @@ def read(text: str, name: str) -> ReadResult:
         if not result.records:
             raise FormatError(f"{name}: broken CSV at line {line}: {exc}") from None
         result.skipped.append(Skipped(f"{name}:line {line}", f"rest of file ignored: {exc}"))
+    raise_none_usable(result, name)
     return result
 
 

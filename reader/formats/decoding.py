@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from reader.formats.common import FormatError
+from reader.formats.common import FormatError, display_name
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -17,6 +17,7 @@ def decode(data: bytes, name: str) -> tuple[str, str, str]:
     with its few bad bytes replaced; anything else is Windows-1252 or Latin-1. `note` says
     what was guessed or repaired ("" when nothing was). FormatError for binary content.
     """
+    name = display_name(name)
     note = ""
     if data.startswith(codecs.BOM_UTF8):
         (text, note), encoding = _decode_utf8(data[3:]), "utf-8-sig"

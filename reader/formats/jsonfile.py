@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard, TypeVar
 
@@ -13,17 +14,20 @@ from reader.core.models import Annotation, Paper, Status
 from reader.core.normalise import make_paper_id
 from reader.formats.common import (
     ID_TEXT_CHARS,
+    NAMED_SKIPS,
     FormatError,
     ReadResult,
     Skipped,
     clean,
     clean_lines,
+    display_name,
     find_arxiv,
     is_one_line,
     make_record,
     normalise_doi,
     one_line,
     parse_year,
+    raise_none_usable,
     split_authors,
     stable_id,
 )
@@ -32,7 +36,12 @@ from reader.formats.common import (
 NATIVE_FORMAT = "paper-reader"
 NATIVE_VERSION = 1
 
-_RISKY_ESCAPE = re.compile(r"\\u(?:00[0189]|007[fF]|[dD][89a-fA-F])")
+#: \u escapes of what `clean` changes: controls, surrogates, hidden characters (HIDDEN_CHARS;
+#: tag characters are surrogate pairs)
+_RISKY_ESCAPE = re.compile(
+    r"\\u(?:00[0189]|007[fF]|[dD][89a-fA-F]|200[bB]|202[a-eA-E]|206[0-46-9a-fA-F]"
+    r"|[fF][eE][fF][fF]|[fF][fF][fF][9abAB])"
+)
 _T = TypeVar("_T")
 _READING_STATUSES = frozenset(s.value for s in Status)
 _LIST_KEYS = ("papers", "items", "records", "data", "results", "entries")
@@ -42,50 +51,95 @@ _VENUE_SITE = re.compile(
 _VENUE_NAMES = {"icml": "ICML", "iclr": "ICLR", "neurips": "NeurIPS", "nips": "NeurIPS"}
 
 
-class _NonStandard:
-    """Remembers whether NaN or Infinity occurred (they are not JSON; Python accepts them)."""
+class _Oddities:
+    """What JSON allows, or Python accepts, that no paper list means: NaN and Infinity
+    (not JSON at all) and integers longer than Python converts (sys.get_int_max_str_digits,
+    4,300 digits: json.loads raises ValueError). Both are read as empty, and counted."""
 
     def __init__(self) -> None:
-        self.seen = False
+        self.constants = False
+        self.long_numbers = 0
 
-    def __call__(self, constant: str) -> None:
-        self.seen = True
+    def constant(self, constant: str) -> None:
+        self.constants = True
+
+    def integer(self, digits: str) -> int | None:
+        try:
+            return int(digits)
+        except ValueError:
+            self.long_numbers += 1
+            return None
 
 
-def load(text: str, name: str) -> tuple[Any, bool]:
-    """The parsed JSON and whether it held NaN/Infinity (read as empty); FormatError if broken."""
-    constants = _NonStandard()
+def _loads(text: str, name: str, odd: _Oddities, *, long_numbers: bool) -> Any:
+    # parse_int: a Python call per integer, so only when one is too long for the default
+    parse_int = odd.integer if long_numbers else None
     try:
-        return json.loads(text, parse_constant=constants), constants.seen
+        return json.loads(text, parse_constant=odd.constant, parse_int=parse_int)
     except RecursionError:
         raise FormatError(f"{name}: JSON nested too deeply to be a paper list") from None
     except json.JSONDecodeError as exc:
         raise FormatError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
 
 
+def load(text: str, name: str) -> tuple[Any, list[str]]:
+    """The parsed JSON and what was read as empty in it (NaN/Infinity, overlong integers),
+    as warnings; FormatError if broken."""
+    odd = _Oddities()
+    try:
+        data = _loads(text, name, odd, long_numbers=False)
+    except ValueError:  # an integer too long for int() (JSONDecodeError is a FormatError now)
+        odd = _Oddities()
+        data = _loads(text, name, odd, long_numbers=True)
+    warnings = []
+    if odd.constants:
+        warnings.append("NaN/Infinity values (not JSON) read as empty")
+    if odd.long_numbers:
+        count = odd.long_numbers
+        limit = sys.get_int_max_str_digits()
+        warnings.append(
+            f"{count:,} number{'s' if count > 1 else ''} of over {limit:,} digits read as empty"
+        )
+    return data, warnings
+
+
 def read(text: str, name: str) -> ReadResult:
     """Papers (and, from our own export, annotations and tag colours) from a JSON document."""
-    data, nonstandard = load(text, name)
+    name = display_name(name)
+    data, oddities = load(text, name)
     result = ReadResult(format="json")
-    if nonstandard:
-        result.warnings.append(Skipped(name, "NaN/Infinity values (not JSON) read as empty"))
+    result.warnings.extend(Skipped(name, odd) for odd in oddities)
     if isinstance(data, Mapping) and data.get("format") == NATIVE_FORMAT:
-        # Our export is ASCII; without escaped controls or surrogates no string needs cleaning.
+        # Our export is ASCII; without escaped controls, surrogates or hidden characters
+        # no string needs cleaning.
         plain = text.isascii() and "\x7f" not in text and not _RISKY_ESCAPE.search(text)
         _read_native(data, name, result, plain=plain)
         return result
     items = _items(data, name)
     records = result.records
+    # (item number, why) of each skipped item: made Skipped only if some item is usable (a
+    # million unusable items then cost a second less; the error names only the first few)
+    bad: list[tuple[int, type | str]] = []
     for number, item in enumerate(items, start=1):
         if type(item) is not dict and not isinstance(item, Mapping):
-            what = f"not an object but {type(item).__name__}"
-            result.skipped.append(Skipped(f"item {number}", what))
+            bad.append((number, type(item)))
             continue
         try:
             records.append(paper_from_item(item, name))
         except ValueError as exc:
-            result.skipped.append(Skipped(f"item {number}", str(exc)))
+            bad.append((number, str(exc)))  # (not the error: it holds its frames)
+    if not records:
+        result.skipped = [_skipped(n, why) for n, why in bad[:NAMED_SKIPS]]
+        raise_none_usable(result, name, count=len(bad))
+    result.skipped = [_skipped(n, why) for n, why in bad]
     return result
+
+
+def _skipped(number: int, why: type | str) -> Skipped:
+    """The Skipped of item `number`: `why` is the type of a non-object or the error."""
+    if isinstance(why, type):
+        return Skipped(f"item {number}", f"not an object but {why.__name__}")
+    return Skipped(f"item {number}", why)
 
 
 def _items(data: Any, name: str) -> list[Any]:
@@ -263,6 +317,9 @@ def _quick_paper(item: dict[str, Any], name: str) -> Paper | None:
 def _paper_from_any(item: Mapping[Any, Any], name: str) -> Paper:
     """paper_from_item for any mapping: keys matched by alias, every value cleaned."""
     fields = _fields(item)
+    if "title" not in fields and "abstract" not in fields:
+        # make_record's own error, without its work: a million such items in 1 s, not 14
+        raise ValueError("no title and no abstract")
     get = fields.get
     authors = get("authors", "")
     names = clean_lines(authors) if type(authors) is list else None  # all clean strings
@@ -310,8 +367,9 @@ def _read_native(data: Mapping[str, Any], name: str, result: ReadResult, *, plai
         except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
             result.skipped.append(Skipped(f"item {number}", f"unreadable paper: {exc}"))
     for number, item in enumerate(_list(data.get("annotations")), start=1):
-        try:
-            result.annotations.append(_native(Annotation.from_dict, item, plain, "paper_id"))
+        try:  # (a note is the user's own text: hidden characters kept; tags lose them)
+            made = _native(Annotation.from_dict, item, plain, "paper_id", hidden=True)
+            result.annotations.append(made)
         except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
             result.skipped.append(Skipped(f"annotation {number}", f"unreadable: {exc}"))
     colours = data.get("tag_colours")
@@ -325,29 +383,35 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _clean_tree(value: Any, depth: int = 0) -> Any:
-    """Strings cleaned all the way down; nesting deeper than any record needs is dropped."""
+def _clean_tree(value: Any, depth: int = 0, *, hidden: bool = False) -> Any:
+    """Strings cleaned all the way down (`hidden`: hidden characters kept, see `clean`);
+    nesting deeper than any record needs is dropped."""
     if isinstance(value, str):
-        return clean(value, nfc=False)
+        return clean(value, nfc=False, hidden=hidden)
     if isinstance(value, float) and not math.isfinite(value):
         return None  # 1e400 parses as infinity
     if depth > 8:
         return None
     if isinstance(value, list):
-        return [_clean_tree(v, depth + 1) for v in value]
+        return [_clean_tree(v, depth + 1, hidden=hidden) for v in value]
     if isinstance(value, Mapping):
-        return {clean(k, nfc=False): _clean_tree(v, depth + 1) for k, v in value.items()}
+        return {
+            clean(k, nfc=False, hidden=hidden): _clean_tree(v, depth + 1, hidden=hidden)
+            for k, v in value.items()
+        }
     return value
 
 
-def _native(make: Callable[[Any], _T], item: Any, plain: bool, key: str) -> _T:
+def _native(
+    make: Callable[[Any], _T], item: Any, plain: bool, key: str, *, hidden: bool = False
+) -> _T:
     """`make(item)`, the item cleaned first unless the file is known to be plain."""
     if not isinstance(item, Mapping):
         raise TypeError(f"not an object but {type(item).__name__}")
     try:
-        made = make(item if plain else _clean_tree(item))
+        made = make(item if plain else _clean_tree(item, hidden=hidden))
     except ArithmeticError:  # 1e400 reads as infinity; cleaned, it is empty
-        made = make(_clean_tree(item))
+        made = make(_clean_tree(item, hidden=hidden))
     if not str(getattr(made, key)).strip():
         raise ValueError(f"empty {key}")
     return made

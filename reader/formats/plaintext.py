@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-from reader.formats.common import ReadResult, Skipped, make_record, one_line
+from reader.formats.common import (
+    ReadResult,
+    Skipped,
+    display_name,
+    make_record,
+    one_line,
+    raise_none_usable,
+)
 
 #: A paragraph shorter than this is a heading or a stray line, not an abstract.
 MIN_ABSTRACT_CHARS = 40
@@ -39,6 +46,7 @@ def _is_heading(paragraph: str) -> bool:
 
 def read(text: str, name: str) -> ReadResult:
     """One Paper per abstract, its title derived from the first sentence."""
+    name = display_name(name)
     result = ReadResult(format="text")
     paragraphs = _paragraphs(text)
     for number, (line, paragraph) in enumerate(paragraphs):
@@ -51,4 +59,5 @@ def read(text: str, name: str) -> ReadResult:
             result.skipped.append(Skipped(place, f"too short for an abstract: {abstract[:60]!r}"))
             continue
         result.records.append(make_record(source=name, abstract=abstract))
+    raise_none_usable(result, name)
     return result

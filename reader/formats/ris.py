@@ -8,9 +8,11 @@ from typing import Any
 from reader.formats.common import (
     ReadResult,
     Skipped,
+    display_name,
     make_record,
     one_line,
     parse_year,
+    raise_none_usable,
 )
 
 _TAG = re.compile(r"([A-Z][A-Z0-9])[ \t]{1,2}-(?:[ \t](.*)|$)")
@@ -79,6 +81,7 @@ def read(text: str, name: str) -> ReadResult:
     """Papers from the complete records of a RIS file."""
     import rispy
 
+    name = display_name(name)
     result = ReadResult(format="ris")
     for start, lines in _records(text, name, result):
         place = f"{name}:line {start}"
@@ -114,4 +117,5 @@ def read(text: str, name: str) -> ReadResult:
             )
         except ValueError as exc:
             result.skipped.append(Skipped(place, str(exc)))
+    raise_none_usable(result, name)
     return result

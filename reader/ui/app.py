@@ -23,7 +23,7 @@ from reader.ui.facets import FacetPanel
 from reader.ui.idle import AfterFirstPaint, IdleSteps, WhenIdle
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane, paper_html
-from reader.ui.settings import WindowSettings, WindowState
+from reader.ui.settings import WindowSettings, WindowState, open_settings
 from reader.ui.sidebar import Sidebar
 from reader.ui.theme import Appearance
 from reader.ui.transfer import Transfers
@@ -39,7 +39,6 @@ QT_ARGS = ("-style", "Fusion")
 OUTSIDE_CHANGES_POLL_MS = 1500
 #: how often the process building a big catalogue's token tables is asked if it is done
 BUILDER_POLL_MS = 50
-SETTINGS_FILE = "window.ini"
 #: a backup of annotations.json at most this often while the window is open
 BACKUP_EVERY_S = 3600
 BACKUP_CHECK_MS = 10 * 60 * 1000
@@ -100,9 +99,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     # a big catalogue read from papers.json has its snapshot written after the first paint
     opened = open_library(folder, defer_snapshot=True)
     library = opened.library
-    store = WindowSettings(
-        settings or QSettings(str(folder / SETTINGS_FILE), QSettings.Format.IniFormat)
-    )
+    store = WindowSettings(settings or open_settings(folder))
     state = store.load()
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet

@@ -2,9 +2,64 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QFile, QSettings
+
+#: The window's state, inside the library folder.
+SETTINGS_FILE = "window.ini"
+
+
+def open_settings(folder: Path) -> QSettings:
+    """The QSettings of SETTINGS_FILE inside the library `folder`, whatever its name."""
+    return QSettings(settings_path(folder), QSettings.Format.IniFormat)
+
+
+def settings_path(folder: Path) -> str:
+    """The name under which Qt finds SETTINGS_FILE inside `folder`.
+
+    Qt names files in UTF-8: given the str of a folder whose name is not (b"lat\\xe9" on
+    Linux, "lat\\udce9" to Python), it writes to a new folder named with U+FFFD instead
+    ("lat\ufffd", beside the library). For such a folder the name is one Qt can say: on
+    Linux, through a descriptor of the folder held open (/proc/self/fd/N/window.ini);
+    elsewhere, a file of its own in the user's cache folder (outside the library, but no
+    new folder beside it).
+    """
+    path = os.fsdecode(Path(folder) / SETTINGS_FILE)
+    if os.name != "posix" or bytes(QFile.encodeName(path).data()) == os.fsencode(path):
+        return path
+    if sys.platform.startswith("linux") and os.path.isdir("/proc/self/fd"):
+        try:
+            return f"/proc/self/fd/{_folder_fd(Path(folder))}/{SETTINGS_FILE}"
+        except OSError:
+            pass
+    import hashlib
+
+    from reader.store.snapshot import cache_dir
+
+    digest = hashlib.sha1(os.fsencode(os.path.abspath(folder))).hexdigest()[:16]
+    return os.fsdecode(cache_dir() / "windows" / f"{digest}.ini")
+
+
+#: folder (its absolute name) -> a descriptor of it, open for as long as the program runs:
+#: a descriptor's number, once closed, may name another folder
+_FOLDER_FDS: dict[bytes, int] = {}
+
+
+def _folder_fd(folder: Path) -> int:
+    key = os.fsencode(os.path.abspath(folder))
+    st = os.stat(key)
+    fd = _FOLDER_FDS.get(key)
+    if fd is not None:
+        held = os.fstat(fd)
+        if (held.st_dev, held.st_ino) == (st.st_dev, st.st_ino):
+            return fd
+    fd = os.open(key, os.O_RDONLY | os.O_DIRECTORY)  # (not inherited: Python's default)
+    _FOLDER_FDS[key] = fd
+    return fd
 
 
 class WindowState:
