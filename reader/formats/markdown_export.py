@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from reader.core.models import Annotation, Paper, Status
+from reader.core.normalise import strip_hidden
 from reader.formats.neutralise import inert
 
 #: File names are cut to this many characters (before ".md") and UTF-8 bytes, under every
@@ -53,7 +54,8 @@ def _cut(name: str) -> str:
 
 
 def _tidy(text: str) -> str:
-    name = unicodedata.normalize("NFC", _UNSAFE.sub(" ", text.replace("$", "")))
+    # (bidi overrides would show a name other than the one written: "fdp.exe" as "exe.pdf")
+    name = unicodedata.normalize("NFC", _UNSAFE.sub(" ", strip_hidden(text.replace("$", ""))))
     name = _cut(re.sub(r"\.{2,}", ".", " ".join(name.split())))
     # No hidden files, no names read as command-line options; Windows drops trailing dots.
     return name.lstrip(" .-").rstrip(" .")

@@ -494,3 +494,10 @@ def test_any_mix_of_markup_is_inert(text: str, short: str) -> None:
     assert isinstance(files, dict)
     ((_, document),) = files.items()
     assert_inert(document)
+
+
+def test_a_stored_title_with_a_bidi_override_gives_a_plain_file_name() -> None:
+    from reader.formats.markdown_export import safe_file_name
+
+    assert safe_file_name("Report\u202egpj.exe") == "Reportgpj.exe"
+    assert safe_file_name("\u2066A\u2069 study\u200b") == "A study"
