@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from reader.core import collector
 from reader.core.library import Library, now_iso
 from reader.core.merge import Skipped, plan_import
 from reader.core.models import Annotation, Paper
+from reader.opening import FREEZE_MIN_PAPERS
 
 
 @dataclass
@@ -116,9 +118,33 @@ def _stamped(papers: list[Paper], stamp: str) -> list[Paper]:
 def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
     """Write a prepared import: the papers in one write, then the annotations the
     file carried for papers that have none yet (the user's own are never touched)."""
+    write_import(lib, prepared)
+    return finish_import(lib, prepared)
+
+
+def write_import(lib: Library, prepared: PreparedImport) -> None:
+    """The slow half of apply_import(): the papers written to disk (papers.json
+    rewritten whole, annotations.json backed up first), the library in memory left
+    as it is. A worker thread may run it while the library's own thread goes on
+    (Library.write_papers); that thread then calls finish_import()."""
+    with collector.paused():
+        lib.write_papers(prepared.papers)
+        if len(lib) >= FREEZE_MIN_PAPERS:
+            # what was made meanwhile lives on (papers.json's documents, kept by the
+            # store, the papers): out of the collector's scans, as after loading, or its
+            # next pass would scan them all (~0.3 s at 100k papers), the interpreter
+            # held, the GUI thread waiting
+            gc.freeze()
+
+
+def finish_import(lib: Library, prepared: PreparedImport) -> ImportReport:
+    """The rest of apply_import() once write_import() wrote the papers, on the
+    library's own thread: the papers taken in (and announced), then the annotations
+    the file carried for papers that have none yet, as they are now (the user's own,
+    even those written while the papers were being written, are never touched)."""
     report = prepared.report
     with collector.paused():
-        lib.add_papers(prepared.papers)
+        lib.papers_written(prepared.papers)
     restored = {}
     for ann in prepared.annotations:
         pid = prepared.id_map.get(ann.paper_id, ann.paper_id)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR
-from reader.store.journal import Journal, fold
+from reader.store.journal import Journal, apply, fold
 from reader.store.locking import LibraryLock, make_lock, run_locked
 from reader.store.storage import (
     DamagedFileError,
@@ -159,6 +159,28 @@ class Backups:
 
         return run_locked(self._lock, self.folder, run)
 
+    def take_copy(self, reason: str) -> Path | None:
+        """take(), but annotations.json and the journal are left as they are: the copy
+        holds what folding the journal would make annotations.json (every save). For
+        a writer that must not change them while a LibraryFolder keeps its own view of
+        them: an import's, on a worker thread, while the window saves annotations."""
+
+        def run() -> Path | None:
+            try:
+                raw: bytes | None = self.source.read_bytes()
+            except FileNotFoundError:
+                raw = None
+            _, found = Journal(self.folder).read()
+            if found.changes:  # (the good lines of a damaged journal: the next fold moves it)
+                doc = {} if raw is None else parse_document(self.source, raw)
+                table = doc.setdefault("annotations", {})
+                for changes in found.changes:
+                    apply(table, changes)
+                raw = dump_json(doc, indent=True)  # (the bytes a fold would write)
+            return None if raw is None else self._take(reason, False, None, raw)
+
+        return run_locked(self._lock, self.folder, run)
+
     def take_if_due(self, max_age_s: float = HOURLY_S) -> Path | None:
         """Take an "hourly" backup if the newest was taken `max_age_s` ago or more;
         else None. A newest backup taken "in the future" means the clock was set back
@@ -203,11 +225,15 @@ class Backups:
 
         return run_locked(self._lock, self.folder, run)
 
-    def _take(self, reason: str, force: bool, protect: str | None) -> Path | None:
-        try:
-            raw = self.source.read_bytes()
-        except FileNotFoundError:
-            return None
+    def _take(
+        self, reason: str, force: bool, protect: str | None, raw: bytes | None = None
+    ) -> Path | None:
+        """Back up `raw` (default: annotations.json as it is; None if there is none)."""
+        if raw is None:
+            try:
+                raw = self.source.read_bytes()
+            except FileNotFoundError:
+                return None
         verify(self.source, raw)
         infos = self.list()
         if not force and infos and _holds(infos[0].path, raw):

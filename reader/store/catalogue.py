@@ -106,10 +106,11 @@ class Catalogue:
     def snapshot_steps(self) -> Iterator[None] | None:
         """Writing the snapshot take() left (with defer_snapshot), a few ms per step;
         None if there is none to write."""
-        if self._snapshot_left is None:
+        # read once: an import's worker thread may drop it meanwhile (rewriting())
+        left, self._snapshot_left = self._snapshot_left, None
+        if left is None:
             return None
-        made_from, papers = self._snapshot_left
-        self._snapshot_left = None
+        made_from, papers = left
         return snapshot.writing(self.path, made_from, papers)
 
     def snapshot_left(self) -> bool:

@@ -242,13 +242,22 @@ class LibraryFolder:
         return None, len(found.changes)
 
     def add_papers(self, papers: Sequence[Paper]) -> None:
+        """papers.json rewritten with `papers` added or replaced, after a backup of
+        annotations.json. Nothing on the annotations' side changes (the backup is a copy
+        with the journal's saves in it, the journal is not folded) and its files are read
+        under the lock only, so a worker thread may run this while another thread uses
+        the folder for annotations (a save waits for the lock meanwhile). The catalogue's
+        snapshot is for after it (leave_snapshot)."""
         self._refuse_unreadable(PAPERS_FILE)
         # an import may also restore annotations: keep a copy of what the user wrote first
         if ANNOTATIONS_FILE not in self.unreadable and (
             self.annotations_path.exists() or self.journal_path.exists()
         ):
-            self.backups.take("before-import")
+            self.backups.take_copy("before-import")
         table = self._papers_db.table("papers")
+        # parsed before the lock is taken (~0.5 s at 100k papers), not while saves wait
+        # for it: under it, papers.json is read again only if another process wrote it
+        self._papers_db.storage.read()
 
         def mutate(docs: dict[str, dict[str, Any]]) -> None:
             for paper in papers:

@@ -8,6 +8,7 @@ import os
 import stat
 import tempfile
 import weakref
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +54,18 @@ def reason(exc: OSError) -> str:
 def dump_json(data: Any, *, indent: bool = False) -> bytes:
     """Serialise `data` strictly: lone surrogates and other unencodable values raise
     ValueError before anything touches the disk."""
+    return b"".join(dump_json_pieces(data, indent=indent))
+
+
+def dump_json_pieces(data: Any, *, indent: bool = False) -> list[bytes | memoryview]:
+    """dump_json(data) in pieces to write one after another: a big compact document
+    (papers.json) is made a thousand documents at a time (see pieces.dumped)."""
     import orjson  # (not before the first paint: see json_bytes)
 
-    option = orjson.OPT_INDENT_2 if indent else 0
     try:
-        return orjson.dumps(data, option=option | orjson.OPT_APPEND_NEWLINE)
+        if indent:
+            return [orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)]
+        return pieces.dumped(data)
     except orjson.JSONEncodeError as exc:
         raise ValueError(f"cannot be saved as JSON: {exc}") from exc
 
@@ -108,8 +116,9 @@ def check_writable(path: Path) -> None:
         raise StorageError(why)
 
 
-def _write_replace(path: Path, payload: bytes) -> int:
-    """atomic_write's work; returns an open descriptor on the new file (the caller closes it)."""
+def _write_replace(path: Path, payload: Sequence[bytes | memoryview]) -> int:
+    """atomic_write's work, the payload in pieces written one after another; returns an
+    open descriptor on the new file (the caller closes it)."""
     check_writable(path)
     target = Path(os.path.realpath(path))  # a symlink keeps pointing where it pointed
     folder = target.parent
@@ -120,9 +129,10 @@ def _write_replace(path: Path, payload: bytes) -> int:
     tmp_name, fd = "", -1
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=TEMP_PREFIX + target.name + ".", dir=folder)
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(fd, view) :]
+        for piece in payload:
+            view = memoryview(piece)
+            while view:
+                view = view[os.write(fd, view) :]
         os.fsync(fd)
         if mode is not None:
             os.fchmod(fd, mode)
@@ -145,7 +155,7 @@ def atomic_write(path: Path, payload: bytes) -> None:
     file, never a mix. A symlinked `path` keeps pointing where it pointed; the file's
     permission bits are kept; a read-only file or folder is refused. Raises
     StorageError naming the file on any failure, with the previous file untouched."""
-    os.close(_write_replace(path, payload))
+    os.close(_write_replace(path, [payload]))
 
 
 def move_aside(path: Path, label: str, stamp: str) -> Path:
@@ -257,7 +267,7 @@ class AtomicJSONStorage(Storage):
         # until the write succeeds so a failed save never looks like the disk's state.
         self._remember(None, None)
         try:
-            payload = dump_json(data, indent=self._indent)
+            payload = dump_json_pieces(data, indent=self._indent)
         except ValueError as exc:
             raise UnsavableValueError(f"{self.path}: {exc}") from exc
         self._remember(data, _write_replace(self.path, payload))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -180,7 +180,13 @@ class PaperController(QObject):
     def _on_library_changed(self, change: Change) -> None:
         if "prefs" in change.fields:
             self.show_prefs()
-        self.sidebar.papers_changed(change.paper_ids)
+        ids: Iterable[str] = change.paper_ids
+        if "papers" in change.fields:
+            # in the library's order (papers are added or replaced, never removed): new
+            # papers reach the index in it, so the index's order stays the library's and
+            # the list in library order is recognised at once (else ~0.1 s at 100k papers)
+            ids = [pid for pid in self.library.papers_by_id() if pid in change.paper_ids]
+        self.sidebar.papers_changed(ids)
         if "papers" in change.fields:
             self.sidebar.resort()  # new papers take their place in the order
         elif self.sidebar.query_text():

@@ -65,15 +65,19 @@ class Transfers(QObject):
             self.import_files([Path(p) for p in paths])
 
     def import_files(self, paths: Sequence[Path], fmt: str | None = None) -> None:
+        """Read, match and write an import on the worker thread; the papers are taken
+        into the library here, on the GUI thread, once written (see _apply)."""
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QProgressDialog
 
-        from reader.importing import prepare_import
+        from reader.importing import ImportCancelled, prepare_import, write_import
 
         if self.task is not None:
             self.message.emit("An import is already running.")
             return
-        existing = {p.id: p for p in self._library.papers()}
+        library = self._library
+        # a copy the worker plans against: only an import changes the catalogue (one at a time)
+        existing = library.papers_by_id().copy()
         files = list(paths)
         progress = QProgressDialog(f"Reading {files[0].name}…", "Cancel", 0, 0, self._window)
         progress.setWindowTitle("Importing")
@@ -84,13 +88,27 @@ class Transfers(QObject):
         self.progress = progress
 
         def work(task: Task) -> PreparedImport:
-            return prepare_import(existing, files, fmt, progress=task.progress)
+            prepared = prepare_import(existing, files, fmt, progress=task.progress)
+            # Cancel's last chance: once papers.json is being rewritten, the import is finished
+            if not task.progress(len(files) + 1, len(files)):
+                raise ImportCancelled()
+            try:
+                # the files alone: the library in memory takes the papers in on the GUI
+                # thread (_apply), which goes on meanwhile (a save of the user's waits
+                # for the library lock while papers.json is written)
+                write_import(library, prepared)
+            except (OSError, ValueError) as exc:
+                raise _NotSaved(str(exc)) from exc
+            return prepared
 
         def on_progress(done: int, total: int) -> None:
             if done < total:
                 progress.setLabelText(f"Reading {files[done].name} ({done + 1} of {total})…")
-            else:
+            elif done == total:
                 progress.setLabelText("Matching against the library…")
+            else:
+                progress.setLabelText("Saving…")
+                progress.setCancelButton(None)  # too late to cancel: it finishes
 
         if self._runner is None:
             from reader.ui.tasks import TaskRunner
@@ -110,16 +128,15 @@ class Transfers(QObject):
             self.progress = None
 
     def _apply(self, prepared: PreparedImport) -> None:
-        from reader.importing import apply_import
+        """The worker wrote the papers: the library takes them in (a Cancel that came
+        too late changes nothing: papers.json holds them), then the annotations the
+        files carried are restored."""
+        from reader.importing import finish_import
 
-        task, self.task = self.task, None
-        if task is not None and task.cancelled:
-            self._finish()
-            self.import_failed.emit("Import cancelled; nothing was changed.")
-            return
+        self.task = None
         try:
-            report = apply_import(self._library, prepared)
-        except (OSError, ValueError) as exc:
+            report = finish_import(self._library, prepared)
+        except (OSError, ValueError) as exc:  # (the annotations restored, the tag colours)
             self._finish()
             self.import_failed.emit(f"Import not saved: {exc}")
             return
@@ -134,6 +151,8 @@ class Transfers(QObject):
         self._finish()
         if isinstance(exc, ImportCancelled):
             self.import_failed.emit("Import cancelled; nothing was changed.")
+        elif isinstance(exc, _NotSaved):
+            self.import_failed.emit(f"Import not saved: {exc}")
         else:
             self.import_failed.emit(f"Nothing imported: {exc}")
 
@@ -166,6 +185,10 @@ class Transfers(QObject):
             return None
         self.message.emit(f"Exported {len(ids)} papers to {written}")
         return written
+
+
+class _NotSaved(Exception):
+    """The worker could not write the import (the message says why)."""
 
 
 def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
