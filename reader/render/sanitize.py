@@ -23,6 +23,7 @@ _DROP_CONTENT = frozenset({
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _ALIGN = re.compile(r"\s*text-align:\s*(left|right|center)\s*;?\s*", re.IGNORECASE)
 _BAD_URL_CHARS = re.compile(r"[\x00-\x20\x7f\\\"'<>`]")
+_MAIL_ADDRESS = re.compile(r"[^@,;%/:\s]+@[^@,;%/:\s]+")
 
 
 class TooDeep(ValueError):
@@ -30,7 +31,9 @@ class TooDeep(ValueError):
 
 
 def safe_href(url: str) -> str | None:
-    """`url` if it is an http(s), mailto or paper link fit to click, else None."""
+    """`url` if it is an http(s), mailto or paper link fit to click, else None. A
+    mailto link keeps its one address alone (the address is all a click may hand to
+    the mail program)."""
     url = url.strip()
     m = _SCHEME.match(url)
     if m is None or len(url) > 4096 or _BAD_URL_CHARS.search(url):
@@ -41,8 +44,13 @@ def safe_href(url: str) -> str | None:
             ok = rest.startswith("//") and bool(urlsplit(url).hostname)
         except ValueError:  # e.g. a malformed IPv6 host
             ok = False
+    elif scheme == "mailto":
+        # one address, nothing else: a query (`?attach=/etc/passwd`, `?cc=`, `?body=`)
+        # or a fragment is dropped, several recipients are refused
+        address = re.split(r"[?#]", rest, maxsplit=1)[0]
+        return f"mailto:{address}" if _MAIL_ADDRESS.fullmatch(address) else None
     else:
-        ok = scheme in SAFE_SCHEMES and bool(rest) and (scheme != "mailto" or "@" in rest)
+        ok = scheme in SAFE_SCHEMES and bool(rest)
     return url if ok else None
 
 

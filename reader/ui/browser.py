@@ -43,9 +43,16 @@ class SafeBrowser(QTextBrowser):
     def _on_anchor(self, url: QUrl) -> None:
         scheme = url.scheme().lower()
         if scheme in SAFE_SCHEMES:
+            from PySide6.QtCore import QUrl
             from PySide6.QtGui import QDesktopServices  # (a click: not for start-up)
 
-            QDesktopServices.openUrl(url)
+            from reader.render.sanitize import safe_href
+
+            # the rule the renderer applies, once more on what Qt made of the link:
+            # an http(s) link with a host, a mailto link with its one address alone
+            target = safe_href(bytes(url.toEncoded().data()).decode("ascii"))
+            if target is not None:
+                QDesktopServices.openUrl(QUrl(target))
         elif scheme == "paper":
             self.paper_link_activated.emit(url.path())
 

@@ -60,6 +60,31 @@ def test_only_http_links_open_and_only_on_click(qtbot, app, spies):
     assert opened == ["https://icml.cc/virtual/2025/poster/1"]
 
 
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("mailto:me@example.org?attach=/etc/passwd", ["mailto:me@example.org"]),
+        ("mailto:me@example.org?cc=x@example.org&body=hi#frag", ["mailto:me@example.org"]),
+        ("mailto:a@example.org,b@example.org", []),
+        ("mailto:?attach=/etc/passwd", []),
+        ("mailto:me@example.org", ["mailto:me@example.org"]),
+    ],
+)
+def test_a_mail_link_hands_over_its_address_alone(qtbot, app, spies, url, expected):
+    opened, _ = spies
+    app.window.pane.browser.anchorClicked.emit(QUrl(url))
+    assert opened == expected
+
+
+def test_a_mail_link_in_a_note_keeps_only_its_address(qtbot, app, spies):
+    pane = app.window.pane
+    pane.note_editor.editor.setPlainText("[write](mailto:me@example.org?attach=/etc/passwd)")
+    pane.note_editor._render_preview()
+    preview = pane.note_editor.preview.toHtml()
+    assert 'href="mailto:me@example.org"' in preview
+    assert "attach" not in preview
+
+
 def test_resource_loads_are_refused(qtbot, app, spies):
     _, loads = spies
     browser = app.window.pane.browser

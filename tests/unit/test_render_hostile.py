@@ -218,12 +218,20 @@ def test_hostile_abstracts_never_fail(source: str) -> None:
         ('http://a.example/"onmouseover="x', False),
         ("http://a.example/<x>", False),
         ("mailto:", False),
+        ("mailto:?attach=/etc/passwd", False),
+        ("mailto:a@example.org,b@example.org", False),
+        ("mailto:a@example.org%2Cb@example.org", False),
         ("paper:", False),
         ("", False),
     ],
 )
 def test_safe_href(url: str, safe: bool) -> None:
     assert (safe_href(url) is not None) is safe
+
+
+def test_a_mail_link_keeps_its_address_alone() -> None:
+    assert safe_href("mailto:me@example.org?attach=/etc/passwd") == "mailto:me@example.org"
+    assert safe_href("MAILTO:me@example.org#x") == "mailto:me@example.org"
 
 
 @pytest.mark.parametrize(
