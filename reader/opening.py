@@ -93,5 +93,5 @@ def _open(folder: Path, seed: bool, defer_snapshot: bool) -> OpenedLibrary:
     if not read_only and ANNOTATIONS_FILE not in store.unreadable:
         messages.extend(migrate(store))
     library = Library(store)
-    messages.extend(store.problems)
+    messages.extend(store.take_problems())  # (later ones: the window's poll)
     return OpenedLibrary(library, store, messages, notices)

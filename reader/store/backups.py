@@ -11,6 +11,7 @@ count as older than every numbered one, ordered among themselves by their time."
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -83,6 +84,7 @@ class Backups:
         lock: LibraryLock | None = None,
         clock: Callable[[], dt.datetime] | None = None,
         fold: Callable[[], object] | None = None,
+        tell: Callable[[str], None] | None = None,
     ) -> None:
         self.folder = folder
         self.dir = folder / BACKUPS_DIR
@@ -92,6 +94,8 @@ class Backups:
         #: folds the journal into annotations.json (under the lock), so that a backup
         #: holds every save; a LibraryFolder passes its own
         self._fold = fold or self._fold_journal
+        #: where what the user must be told goes (a LibraryFolder passes its problems)
+        self._tell = tell
 
     def _fold_journal(self) -> None:
         def write(doc: dict[str, object]) -> None:
@@ -238,7 +242,7 @@ class Backups:
         infos = self.list()
         if not force and infos and _holds(infos[0].path, raw):
             return infos[0].path
-        self.dir.mkdir(exist_ok=True)
+        self._make_dir()
         path = self.dir / self._new_name(reason, infos)
         atomic_write(path, raw)
         copy = path.read_bytes()
@@ -251,6 +255,23 @@ class Backups:
         for old in rest[max(self.keep - 1, 0) :]:
             old.path.unlink(missing_ok=True)
         return path
+
+    def _make_dir(self) -> None:
+        """backups/, made if missing. Something else of that name (a file, a symlink to
+        none or to a file) is moved aside, never deleted, and the user told."""
+        if self.dir.is_dir():
+            return
+        if os.path.lexists(self.dir):
+            aside = move_aside(self.dir, "not-a-folder", stamp_now())
+            if self._tell is not None:
+                self._tell(
+                    f"{self.dir} was not a folder: it was moved aside as {aside}, "
+                    "and a backups folder made in its place."
+                )
+        try:
+            self.dir.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"{self.dir}: cannot make the backups folder ({exc})") from exc
 
     def _new_name(self, reason: str, infos: Iterable[BackupInfo]) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-") or "manual"

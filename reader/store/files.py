@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -14,14 +15,17 @@ from tinydb.table import Table
 from reader.core.models import Annotation, Paper
 from reader.store import journal
 from reader.store.catalogue import Catalogue, annotation_from
-from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, replayed
+from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, decode, replayed
 from reader.store.locking import LOCK_FILE, LibraryLock, Timeout, make_lock, run_locked
 from reader.store.migrations import SCHEMA_VERSION
 from reader.store.storage import (
     AtomicJSONStorage,
+    DamagedFileError,
     Signature,
     StorageError,
     check_writable,
+    keep_aside,
+    parse_document,
     path_signature,
     read_only_reason,
     reason,
@@ -31,6 +35,10 @@ from reader.store.storage import (
 PAPERS_FILE = "papers.json"
 ANNOTATIONS_FILE = "annotations.json"
 BACKUPS_DIR = "backups"
+#: how long looking for other programs' changes waits for the lock (else: next time)
+RELOAD_LOCK_WAIT_S = 0.2
+#: papers.json up to this size is parsed whole to tell whether it was damaged
+PAPERS_CHECK_BYTES = 8 * 1024 * 1024
 if TYPE_CHECKING:
     from reader.store.backups import Backups
 
@@ -49,6 +57,42 @@ class _KeyedDB(TinyDB):
 
 def _open_db(path: Path, *, indent: bool) -> Any:
     return _KeyedDB(path, storage=AtomicJSONStorage, indent=indent)
+
+
+def _damage(path: Path) -> str | None:
+    """Why papers.json is not a library file (None: it looks like one). A small file is
+    parsed whole; a big one (seconds to parse) only checked to be one JSON object."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size <= PAPERS_CHECK_BYTES:
+                parse_document(path, f.read())
+                return None
+            head = f.read(4096).lstrip()
+            f.seek(max(size - 4096, 0))
+            tail = f.read().rstrip()
+    except DamagedFileError as exc:
+        return str(exc)
+    except OSError:
+        return None  # unreadable (for now): not known to be damaged
+    if head[:1] != b"{" or tail[-1:] != b"}":
+        return f"{path}: not valid JSON"
+    return None
+
+
+def _matched(held: list[bytes], lines: list[bytes]) -> tuple[int, list[bytes]]:
+    """Match the journal lines `held` (in order) in the journal's `lines`, others'
+    lines between them: how many held are missing, and the lines not held."""
+    at, missing, taken = 0, 0, set[int]()
+    for line in held:
+        try:
+            at = lines.index(line, at)
+        except ValueError:
+            missing += 1
+            continue
+        taken.add(at)
+        at += 1
+    return missing, [line for i, line in enumerate(lines) if i not in taken]
 
 
 class LibraryFolder:
@@ -76,6 +120,9 @@ class LibraryFolder:
         self.unreadable: set[str] = set()
         #: problems met while loading (records that could not be read), for the user
         self.problems: list[str] = []
+        #: how many of `problems` take_problems() handed over, and every one it did
+        self._told = 0
+        self._told_texts: set[str] = set()
         #: papers.json read at start, until load_papers() hands it over; with
         #: defer_snapshot, the snapshot of a big one is left to snapshot_steps() (the
         #: window writes it after its first paint) instead of written by load_papers()
@@ -84,6 +131,17 @@ class LibraryFolder:
         self._journal = Journal(folder)
         #: annotations.json as last loaded (or since rewritten by us alone)
         self._ann_seen: Signature | None = None
+        #: what this process holds of annotations.json (None: nothing loaded yet): the
+        #: document as last loaded or written by us, and the journal's lines on top of it
+        #: in order (ours appended since). If the file is damaged, deleted or replaced by
+        #: another program's recovery, or lines vanish from the journal, while it is
+        #: held, it is written back: see _rescue_locked
+        self._held: dict[str, Any] | None = None
+        self._held_lines: list[bytes] = []
+        #: annotations.json's damaged copies (moved aside) in the folder when last loaded
+        self._asides: frozenset[str] = frozenset()
+        #: papers.json as last loaded or written by us (None: not loaded)
+        self._papers_seen: Signature | None = None
         self.removed_temp_files = self._remove_stale_temp_files()
 
     @property
@@ -107,7 +165,7 @@ class LibraryFolder:
         """The Backups of this folder, sharing its lock."""
         from reader.store.backups import Backups
 
-        return Backups(self.folder, lock=self._lock, fold=self._fold_locked)
+        return Backups(self.folder, lock=self._lock, fold=self._fold_told, tell=self._note)
 
     def read_only(self) -> str | None:
         """Why this library cannot be saved (read-only folder or file), or None."""
@@ -134,6 +192,18 @@ class LibraryFolder:
         """Run `fn` holding the library lock; OS errors become StorageError."""
         return run_locked(self._lock, self.folder, fn)
 
+    def _note(self, message: str) -> None:
+        """Keep `message` for the user (once: a load that meets the same again adds none)."""
+        if message not in self.problems:
+            self.problems.append(message)
+
+    def take_problems(self) -> list[str]:
+        """The problems not handed over before, each once: what to tell the user now."""
+        new = [p for p in self.problems[self._told :] if p not in self._told_texts]
+        self._told = len(self.problems)
+        self._told_texts.update(new)
+        return new
+
     def _refuse_unreadable(self, name: str) -> None:
         if name in self.unreadable:
             raise StorageError(f"{self.folder / name}: the file is damaged; not overwriting it")
@@ -148,7 +218,9 @@ class LibraryFolder:
     def load_papers(self) -> list[Paper]:
         if PAPERS_FILE in self.unreadable:
             return []
-        return self._catalogue.take(self.problems)
+        papers = self._catalogue.take(self.problems)
+        self._papers_seen = path_signature(self.papers_path)
+        return papers
 
     def snapshot_steps(self) -> Iterator[None] | None:
         """Writing the catalogue's snapshot that loading left (with defer_snapshot), a
@@ -164,22 +236,137 @@ class LibraryFolder:
         if ANNOTATIONS_FILE in self.unreadable:
             return {}
         storage = self._ann_db.storage
-        table = (storage.read() or {}).get("annotations", {})
+        document = storage.read() or {}
+        table = document.get("annotations", {})
         self._ann_seen = storage.signature
+        lines: list[bytes] = []
         if JOURNAL_FILE not in self.unreadable:
-            table = replayed(table, self._journal.load(cache_key=storage.signature).changes)
-        out = {}
+            found = self._journal.load(cache_key=storage.signature)
+            table, lines = replayed(table, found.changes), found.lines
+        self._held, self._held_lines = document, list(lines)
+        self._asides = self._aside_names()
+        out, problems = {}, list[str]()
         for doc_id, doc in table.items():
-            ann = annotation_from(doc_id, doc, self.problems)
+            ann = annotation_from(doc_id, doc, problems)
             out[ann.paper_id] = ann
+        for problem in problems:
+            self._note(problem)
         return out
 
     def reload_annotations(self) -> dict[str, Annotation] | None:
+        """The annotations as now on disk if another program changed them, else None.
+        Under the lock: if what this process holds was lost meanwhile (the file
+        damaged or deleted, saves gone from the journal), it is written back first and
+        the user told (take_problems). None too if the lock is busy (next time, then)."""
         if ANNOTATIONS_FILE in self.unreadable:
             return None
         if path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed():
             return None
+        if self.read_only() is not None:  # nothing can be written back: shown as it is
+            return self.load_annotations()
+        try:
+            held = self._lock.acquire(timeout=RELOAD_LOCK_WAIT_S)
+        except Timeout:
+            return None  # another program is writing: looked at again next time
+        except OSError as exc:
+            why = reason(exc)
+            raise StorageError(f"{self.folder}: cannot take the library lock ({why})") from exc
+        with held:
+            return self.locked(self._reload_locked)
+
+    def _reload_locked(self) -> dict[str, Annotation]:
+        self._rescue_told()
         return self.load_annotations()
+
+    def _aside_names(self) -> frozenset[str]:
+        """The names of annotations.json's damaged copies in the folder (see recovery)."""
+        prefix = ANNOTATIONS_FILE + ".damaged-"
+        try:
+            with os.scandir(self.folder) as entries:
+                return frozenset(e.name for e in entries if e.name.startswith(prefix))
+        except OSError:
+            return frozenset()
+
+    def _rescue_told(self) -> None:
+        message = self._rescue_locked()
+        if message:
+            self._note(message)
+
+    def _rescue_locked(self) -> str | None:
+        """Write back what this process holds of annotations.json if it was lost on
+        disk since it was loaded: the file damaged (kept aside, never deleted), deleted,
+        or replaced by another program's recovery with an older backup; or saves of the
+        journal gone (it was truncated, damaged or replaced). What is written: the
+        document as held, the journal's lines held on top, then the journal's lines not
+        held (another program's saves since). A file rewritten by another program (a
+        fold, a restore) is not a loss: it is taken as it is. Returns what to tell the
+        user, None if nothing was lost. Call it holding the lock."""
+        if self._held is None or self.unreadable & {ANNOTATIONS_FILE, JOURNAL_FILE}:
+            return None
+        path, storage = self.annotations_path, self._ann_db.storage
+        unchanged = path_signature(path) == self._ann_seen
+        damaged: DamagedFileError | None = None
+        try:
+            on_disk = storage.read()
+        except DamagedFileError as exc:
+            damaged, on_disk = exc, None
+        _, found = self._journal.read()
+        held = self._held_lines
+        missing, fresh = _matched(held, found.lines)
+        gone = on_disk is None and damaged is None and self._ann_seen is not None
+        recovered = sorted(self._aside_names() - self._asides) if not unchanged else []
+        lost_file = damaged is not None or gone or (on_disk is not None and bool(recovered))
+        if not (lost_file or (unchanged and missing) or found.damaged):
+            return None
+        if not (lost_file or unchanged):
+            return self._fold_plain()  # another program rewrote it: its damaged journal as usual
+        # the journal's lines held are in what is written; the others go on top
+        changes = [c for c in map(decode, [*held, *fresh]) if c is not None]
+        document = dict(self._held)
+        document["annotations"] = replayed(document.get("annotations", {}), changes)
+        from reader.store.backups import stamp_now
+
+        kept = keep_aside(path, "damaged", stamp_now()) if damaged is not None else None
+        try:
+            storage.write(document)
+        finally:
+            self._ann_db.clear_cache()
+        journal_kept = self._journal.set_aside() if found.damaged else None
+        if not found.damaged:
+            self._journal.reset(found)
+        self._ann_seen = storage.signature
+        self._journal.mark_seen()
+        self._held, self._held_lines = document, []
+        self._asides = self._aside_names()
+        count = len(document["annotations"])
+        told = []
+        if damaged is not None:
+            told.append(
+                f"{path.name} was damaged while the window was open; the damaged copy was "
+                f"kept as {kept}.\n{damaged}."
+            )
+        elif gone:
+            told.append(f"{path} was deleted while the window was open.")
+        elif recovered:
+            told.append(
+                f"{path.name} was found damaged by another program, which kept the damaged "
+                f"copy as {self.folder / recovered[-1]} and put back an older backup."
+            )
+        if found.damaged:
+            told.append(
+                f"{self._journal.path.name} was damaged ({found.damaged}); it was kept as "
+                f"{journal_kept}."
+            )
+        elif missing:
+            told.append(
+                f"{self._journal.path.name} lost {missing} saves while the window was open "
+                "(it was truncated or replaced)."
+            )
+        told.append(
+            f"Everything the window held ({count} annotations and your settings) was "
+            f"written back to {path}; nothing it showed was lost."
+        )
+        return "\n".join(told)
 
     def write_annotations(self, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
         """One durable line appended to the journal: the same cost whatever the size
@@ -194,6 +381,8 @@ class LibraryFolder:
             except DamagedJournal:  # keep its good lines, move it aside, start anew
                 self._fold_told()
                 size, _ = self._journal.append(changes)
+            if self._held is not None:
+                self._held_lines.append(self._journal.last_line)
             if size > journal.FOLD_BYTES:
                 try:
                     self._fold_told()
@@ -204,8 +393,13 @@ class LibraryFolder:
 
     def _fold_locked(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> str | None:
         """Fold the journal into annotations.json (applying `mutate` to the document
-        too); returns what to tell the user. Call it holding the lock."""
+        too); returns what to tell the user. What this process holds is first written
+        back if it was lost on disk (see _rescue_locked). Call it holding the lock."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
+        self._rescue_told()
+        return self._fold_plain(mutate)
+
+    def _fold_plain(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> str | None:
         storage = self._ann_db.storage
         known = (
             path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed()
@@ -217,6 +411,8 @@ class LibraryFolder:
         if wrote and known:  # what we had loaded plus what we wrote: all known
             self._ann_seen = storage.signature
             self._journal.mark_seen()
+            if self._held is not None:
+                self._held, self._held_lines = storage.read() or {}, []
         return message
 
     def _fold_told(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> None:
@@ -249,6 +445,11 @@ class LibraryFolder:
         the folder for annotations (a save waits for the lock meanwhile). The catalogue's
         snapshot is for after it (leave_snapshot)."""
         self._refuse_unreadable(PAPERS_FILE)
+        # a read-only file of the library refuses the whole import before anything is
+        # written: the annotations it may restore must not fail once papers.json changed
+        why = self.read_only()
+        if why:
+            raise StorageError(why)
         # an import may also restore annotations: keep a copy of what the user wrote first
         if ANNOTATIONS_FILE not in self.unreadable and (
             self.annotations_path.exists() or self.journal_path.exists()
@@ -268,8 +469,58 @@ class LibraryFolder:
         def write() -> None:
             with self._catalogue.rewriting():  # (papers.json's signatures, taken under the lock)
                 table._update_table(mutate)
+            self._papers_seen = path_signature(self.papers_path)
 
         self.locked(write)
+
+    def rescue_catalogue(self, papers: Callable[[], Sequence[Paper]]) -> str | None:
+        """If papers.json was damaged or deleted since this process read or wrote it,
+        keep the damaged copy aside and write `papers()` (the catalogue it holds) back;
+        returns what to tell the user (also kept for take_problems), None if there was
+        nothing to do. A papers.json another program rewrote is left as it is. Cheap
+        while the file is unchanged (one stat); never waits for a busy lock."""
+        if PAPERS_FILE in self.unreadable or self._papers_seen is None:
+            return None
+        if path_signature(self.papers_path) == self._papers_seen or self.read_only():
+            return None
+        try:
+            held = self._lock.acquire(timeout=RELOAD_LOCK_WAIT_S)
+        except (Timeout, OSError):
+            return None  # looked at again next time
+        with held:
+            message = self.locked(lambda: self._rescue_catalogue_locked(papers))
+        if message:
+            self._note(message)
+        return message
+
+    def _rescue_catalogue_locked(self, papers: Callable[[], Sequence[Paper]]) -> str | None:
+        path = self.papers_path
+        now = path_signature(path)
+        if now == self._papers_seen:
+            return None
+        why = None if now is None else _damage(path)
+        if now is not None and why is None:  # another program's import: its file stands
+            self._papers_seen = now
+            return None
+        from reader.store.backups import stamp_now
+
+        kept = keep_aside(path, "damaged", stamp_now()) if now is not None else None
+        docs: dict[str, dict[str, Any]] = {}
+        for paper in papers():
+            data = paper.to_dict()
+            del data["id"]
+            docs[paper.id] = data
+        with self._catalogue.rewriting():
+            self._papers_db.storage.write({"papers": docs})
+        self._papers_db.clear_cache()
+        self._papers_seen = path_signature(path)
+        first = (
+            f"{path.name} was damaged while the window was open; the damaged copy was "
+            f"kept as {kept}.\n{why}."
+            if kept is not None
+            else f"{path} was deleted while the window was open."
+        )
+        return f"{first}\nThe {len(docs)} papers the window held were written back to {path}."
 
     def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
         """After add_papers(): `papers`, the whole catalogue as the library now holds

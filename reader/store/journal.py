@@ -90,10 +90,13 @@ class Scan:
     """What a journal holds: the changes of its good lines, in order. (A plain class:
     a dataclass is ~1 ms of the program's start.)"""
 
-    __slots__ = ("changes", "damaged", "good_end", "size")
+    __slots__ = ("changes", "damaged", "good_end", "lines", "size")
 
     def __init__(self, size: int = 0) -> None:
         self.changes: list[dict[str, Any]] = []
+        #: the good lines themselves (without their newline), one per change: what
+        #: tells a save this process holds from one it has not seen (see LibraryFolder)
+        self.lines: list[bytes] = []
         #: bytes of whole good lines from the start; what follows is not used
         self.good_end = 0
         #: all bytes
@@ -121,6 +124,7 @@ def scan(raw: bytes) -> Scan:
                 out.damaged = f"line {len(out.changes) + 1} is damaged"
             break
         out.changes.append(changes)
+        out.lines.append(raw[pos:end])
         pos = end + 1
     out.good_end = pos
     return out
@@ -192,6 +196,8 @@ class Journal:
         #: tell: a journal folded, emptied and refilled to the same size by another
         #: process within one clock tick has the same signature
         self._known: tuple[bytes, list[dict[str, Any]]] | None = None
+        #: the line the last append() wrote (without its newline), as Scan.lines has it
+        self.last_line = b""
 
     def changed(self) -> bool:
         """Whether the journal changed since load() (another process's saves)."""
@@ -234,6 +240,7 @@ class Journal:
             return scan(raw)
         found = Scan(size=len(raw))
         found.changes, found.good_end = list(self._known[1]), len(raw)
+        found.lines = raw.split(b"\n")[:-1]
         return found
 
     def load(self, cache_key: object = None) -> Scan:
@@ -287,6 +294,7 @@ class Journal:
             os.close(fd)
         self._written = stat_signature(st)
         self._known = None if known is None else (known[0] + line, [*known[1], dict(changes)])
+        self.last_line = line[:-1]
         unseen = before != self._seen
         if not unseen:
             self._seen = self._written
@@ -310,10 +318,7 @@ class Journal:
         journal, or if it was damaged move it aside and return what to tell the
         user. Call it holding the library lock."""
         if found.damaged:
-            from reader.store.backups import stamp_now
-
-            aside = move_aside(self.path, "damaged", stamp_now())
-            self._written = self._seen = self._cached = self._known = None
+            aside = self.set_aside()
             return (
                 f"{self.path}: {found.damaged}. "
                 f"The {len(found.changes)} saves before it were kept; "
@@ -335,6 +340,20 @@ class Journal:
         finally:
             os.close(fd)
         return None
+
+    def set_aside(self) -> Path:
+        """Move the journal aside as damaged (never deleting it) once its good lines
+        are durably in annotations.json; return where it went. Call it holding the lock."""
+        from reader.store.backups import stamp_now
+
+        aside = move_aside(self.path, "damaged", stamp_now())
+        self._written = self._seen = self._cached = self._known = None
+        return aside
+
+
+def decode(line: bytes) -> dict[str, Any] | None:
+    """The changes of one journal line (as Scan.lines has it), None if it is damaged."""
+    return _decode(line)
 
 
 def _last_byte(fd: int, size: int) -> bytes:

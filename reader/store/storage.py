@@ -163,16 +163,50 @@ def move_aside(path: Path, label: str, stamp: str) -> Path:
     anything) and return the new path."""
     if _read_only(path.parent, os.stat(path.parent).st_mode):
         raise StorageError(f"{path.parent}: the folder is read-only; {path.name} left in place")
-    aside = path.with_name(f"{path.name}.{label}-{stamp}")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    aside = _aside_name(path, label, stamp)
     try:
         os.rename(path, aside)
         fsync_dir(path.parent)
     except OSError as exc:
         raise StorageError(f"{path}: could not move it aside ({reason(exc)})") from exc
+    return aside
+
+
+def _aside_name(path: Path, label: str, stamp: str) -> Path:
+    aside = path.with_name(f"{path.name}.{label}-{stamp}")
+    n = 1
+    while os.path.lexists(aside):
+        n += 1
+        aside = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    return aside
+
+
+def keep_aside(path: Path, label: str, stamp: str) -> Path:
+    """A durable copy of `path` as `<name>.<label>-<stamp>` in its folder (as
+    move_aside names it), `path` left in place for the caller to replace atomically:
+    at no moment is there no file at `path`. A hard link where the file system has
+    them (no copy of the bytes), else a copy. A symlinked `path`: a copy of the file
+    it links to, beside that file (which is what an atomic write replaces). Returns
+    the copy's path."""
+    target = Path(os.path.realpath(path))
+    if _read_only(target.parent, os.stat(target.parent).st_mode):
+        raise StorageError(f"{target.parent}: the folder is read-only; {path.name} left in place")
+    aside = _aside_name(target, label, stamp)
+    try:
+        try:
+            os.link(target, aside)
+        except (OSError, NotImplementedError):  # no hard links here: a copy
+            import shutil
+
+            shutil.copyfile(target, aside)
+            fd = os.open(aside, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fsync_dir(target.parent)
+    except OSError as exc:
+        raise StorageError(f"{path}: could not keep a copy of it ({reason(exc)})") from exc
     return aside
 
 
