@@ -21,6 +21,13 @@ def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=IMPORT_FORMATS, help="override format detection")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--max-size",
+        metavar="SIZE",
+        type=_size,
+        help="refuse files larger than this (e.g. 500M, 2G; default: $READER_MAX_IMPORT_SIZE,"
+        " else 1G)",
+    )
 
     p = command("export", "export papers with their annotations")
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS)
@@ -33,13 +40,29 @@ def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None
     p.add_argument("query", nargs="*", help="only papers matching this query")
 
 
+def _size(text: str) -> int:
+    from reader.formats.reading import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def cmd_import(lib: Library, args: argparse.Namespace) -> None:
     from reader.cli import CliError, _print_json
     from reader.formats import FormatError
+    from reader.formats.reading import max_import_bytes
     from reader.importing import import_files
 
+    limit = getattr(args, "max_size", None)
     try:
-        report = import_files(lib, [Path(p) for p in args.paths], args.format)
+        if limit is None:
+            limit = max_import_bytes()
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        report = import_files(lib, [Path(p) for p in args.paths], args.format, max_bytes=limit)
     except FormatError as exc:
         raise CliError(str(exc)) from None
     if args.json:

@@ -64,12 +64,17 @@ def prepare_import(
     fmt: str | None = None,
     *,
     progress: Callable[[int, int], bool] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    max_bytes: int | None = None,
 ) -> PreparedImport:
     """Read every file and plan the import against `existing` papers. Touches
     no library, so it may run on a worker thread. Raises FormatError for a file
-    that yields no paper, ImportCancelled when `progress` returns False."""
+    that yields no paper (or is refused: not a regular file, over `max_bytes`, None
+    for the configured limit), ImportCancelled when `progress` returns False or
+    `cancelled()` turns true (asked between chunks of a file's read and between the
+    stages of reading it)."""
     with collector.paused():
-        return _prepare(existing, files, fmt, progress)
+        return _prepare(existing, files, fmt, progress, cancelled, max_bytes)
 
 
 def _prepare(
@@ -77,17 +82,24 @@ def _prepare(
     files: Sequence[Path],
     fmt: str | None,
     progress: Callable[[int, int], bool] | None,
+    cancelled: Callable[[], bool] | None = None,
+    max_bytes: int | None = None,
 ) -> PreparedImport:
-    from reader.formats import read_papers
+    from reader.formats import ReadCancelled, read_papers
+    from reader.formats.common import display_name
 
-    report = ImportReport(files=[str(f) for f in files])
+    # names as they can be printed and stored (a name whose bytes are not UTF-8 too)
+    report = ImportReport(files=[display_name(str(f)) for f in files])
     records: list[Paper] = []
     annotations: list[Annotation] = []
     colours: dict[str, str] = {}
     for n, path in enumerate(files):
         if progress is not None and not progress(n, len(files)):
             raise ImportCancelled()
-        result = read_papers(path, fmt)
+        try:
+            result = read_papers(path, fmt, max_bytes=max_bytes, cancelled=cancelled)
+        except ReadCancelled:
+            raise ImportCancelled() from None
         records.extend(result.records)
         annotations.extend(result.annotations)
         colours.update(result.tag_colours)
@@ -96,6 +108,8 @@ def _prepare(
     if progress is not None and not progress(len(files), len(files)):
         raise ImportCancelled()
     plan = plan_import(existing, records)
+    if cancelled is not None and cancelled():
+        raise ImportCancelled()
     report.skipped.extend(plan.skipped)
     added = _stamped(plan.added, now_iso())
     report.added, report.updated, report.unchanged = len(added), len(plan.updated), plan.unchanged
@@ -160,11 +174,18 @@ def finish_import(lib: Library, prepared: PreparedImport) -> ImportReport:
     return report
 
 
-def import_files(lib: Library, files: Sequence[Path], fmt: str | None = None) -> ImportReport:
-    """Read, plan and write an import (the command line's way)."""
+def import_files(
+    lib: Library,
+    files: Sequence[Path],
+    fmt: str | None = None,
+    *,
+    max_bytes: int | None = None,
+) -> ImportReport:
+    """Read, plan and write an import (the command line's way). `max_bytes`: the
+    largest file read (None: the configured limit, reading.max_import_bytes())."""
     existing = {p.id: p for p in lib.papers()}
     with collector.paused():  # one collector pass after all, not one after each stage
-        return apply_import(lib, prepare_import(existing, files, fmt))
+        return apply_import(lib, prepare_import(existing, files, fmt, max_bytes=max_bytes))
 
 
 class ImportCancelled(Exception):

@@ -50,3 +50,20 @@ def search_haystack(text: str) -> str:
     source = search_key(text)
     rendered = search_key(plain(text))
     return source if rendered == source else f"{source}\n{rendered}"
+
+
+def shown_part(text: str, limit: int) -> str:
+    """The start of `text` that is laid out on screen: all of it up to `limit`
+    characters, else its first `limit`, cut after the last space or line break of
+    their final tenth if there is one there.
+
+    Only what is laid out is cut, never the text stored or exported: laying text out
+    costs more than its length (a title of one 1 MB word froze the window for a
+    minute), so every text the window lays out goes through a cap like this one.
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    floor = limit - limit // 10
+    cut = max(head.rfind(" ", floor), head.rfind("\n", floor))
+    return head[: cut + 1] if cut > 0 else head

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reader.core.models import Annotation, Paper
-from reader.formats.common import FormatError, ReadResult, Skipped
+from reader.formats.common import FormatError, ReadResult, Skipped, display_name
 from reader.formats.decoding import decode
+from reader.formats.reading import ReadCancelled, read_bounded
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -18,6 +19,7 @@ __all__ = [
     "IMPORT_FORMATS",
     "FormatError",
     "FormatInfo",
+    "ReadCancelled",
     "ReadResult",
     "Skipped",
     "detect_format",
@@ -95,31 +97,41 @@ def detect_format(path: Path | str, head: bytes) -> str:
     return "text"
 
 
-def read_papers(path: Path, fmt: str | None = None) -> ReadResult:
+def read_papers(
+    path: Path,
+    fmt: str | None = None,
+    *,
+    max_bytes: int | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> ReadResult:
     """Read the papers in `path` (format detected when `fmt` is None).
 
-    Raises FormatError (one line naming the file) when the file cannot be read or yields
-    no paper at all; otherwise bad records are listed in `skipped` with where and why.
+    Raises FormatError (one line naming the file) when the file cannot be read, is not
+    a regular file, is over `max_bytes` (None: the configured limit, see
+    reading.max_import_bytes) or yields no paper at all; otherwise bad records are
+    listed in `skipped` with where and why. ReadCancelled when `cancelled()` turns true
+    (it is asked between chunks of the read and between the stages after it).
     """
     path = Path(path)
-    name = path.name
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    name = display_name(path.name)
+    data = read_bounded(path, limit=max_bytes, cancelled=cancelled)
     fmt = fmt or detect_format(path, data[:4096])
     info = FORMATS.get(fmt)
     if info is None or not info.reader:
         known = ", ".join(IMPORT_FORMATS)
         raise FormatError(f"{name}: cannot import format {fmt!r} (known: {known})")
+    _check(cancelled)
     text, encoding, note = decode(data, name)
+    del data  # (a big file's bytes, no longer needed while it is parsed)
     if not text.strip().strip("\ufeff"):
         raise FormatError(f"{name}: the file is empty")
+    _check(cancelled)
     module = importlib.import_module(f"reader.formats.{info.reader}")
     try:
         result: ReadResult = module.read(text, name)
     except RecursionError:
         raise FormatError(f"{name}: nested too deeply to be a paper list") from None
+    _check(cancelled)
     result.encoding = encoding
     result.format = fmt
     if note:
@@ -128,6 +140,11 @@ def read_papers(path: Path, fmt: str | None = None) -> ReadResult:
         why = f": {result.skipped[0]}" if result.skipped else ""
         raise FormatError(f"{name}: no papers found as {info.label}{why}")
     return result
+
+
+def _check(cancelled: Callable[[], bool] | None) -> None:
+    if cancelled is not None and cancelled():
+        raise ReadCancelled()
 
 
 def export_papers(

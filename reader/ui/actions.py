@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
+from reader.ui import plain
 from reader.ui.controller import PaperController
 from reader.ui.main_window import MENUS, MainWindow
 from reader.ui.transfer import Transfers
@@ -258,7 +259,7 @@ def save_search(window: MainWindow) -> None:
     if not query:
         window.statusBar().showMessage("Type a search or choose facets first.", 8_000)
         return
-    name, ok = QInputDialog.getText(window, "Save search", f"Name for “{query}”:")
+    name, ok = QInputDialog.getText(window, "Save search", plain.html(f"Name for “{query}”:"))
     if ok and name.strip():
         try:
             window.controller.library.save_search(name, query)
@@ -329,7 +330,7 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
     if tags:
         remove = menu.addMenu("Remove Tag")
         for tag in tags:
-            remove.addAction(tag, lambda t=tag: controller.remove_tags([t]))
+            remove.addAction(plain.action_text(tag), lambda t=tag: controller.remove_tags([t]))
     menu.addSeparator()
     menu.addAction(actions.open_link)
     return menu

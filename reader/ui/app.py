@@ -17,7 +17,7 @@ from reader.core import collector, tex
 from reader.core.library import Change, Library
 from reader.opening import OpenedLibrary, open_library
 from reader.store.storage import StorageError
-from reader.ui import resources
+from reader.ui import plain, resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
 from reader.ui.idle import AfterFirstPaint, IdleSteps, WhenIdle
@@ -62,6 +62,8 @@ class App:
         self.poll = poll
         #: the catalogue's snapshot being written while idle (see _later_steps)
         self.snapshot: IdleSteps | None = None
+        #: the last "could not re-read" told, not told again while it stays the same
+        self.refresh_error: str | None = None
 
     def snapshot_pending(self) -> bool:
         """Whether the catalogue's snapshot is still to be written (after the first paint)."""
@@ -131,16 +133,20 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     preview_held = pane.note_editor.hold_preview()
 
     poll = QTimer(window, interval=OUTSIDE_CHANGES_POLL_MS)
-    poll.timeout.connect(lambda: _refresh(controller))
     # take the loaded library out of the garbage collector's scans (150-700 ms
     # pauses at 100k papers); again once the index is warm
     gc.freeze()
     app = App(window, controller, opened, store, poll)
+    poll.timeout.connect(lambda: _refresh(app))
     controller.library_changed.connect(lambda change: _imported(app, change))
     window.closing.connect(app.save_state)
+    # what the window holds is written back first if a file was damaged meanwhile
+    # (papers.json here, annotations.json by the close backup's fold)
+    window.closing.connect(lambda: _rescue_on_close(app))
     window.closing.connect(lambda: _backup(opened, controller, "close"))
+    window.closing.connect(lambda: _print_problems(app))
     for notice in opened.notices:
-        window.statusBar().showMessage(notice, 10_000)
+        window.statusBar().showMessage(plain.one_line(notice), 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
     AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, preview_held))
@@ -280,11 +286,40 @@ def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> No
         controller.save_failed.emit(f"Backup failed: {exc}")
 
 
-def _refresh(controller: PaperController) -> None:
+def _refresh(app: App) -> None:
+    """Take in what other programs wrote. If a library file was damaged, deleted or
+    lost saves meanwhile, the store writes back what the window holds (the damaged
+    copy kept aside); whatever it found is told once, in a message box that leaves
+    the user working and in the status bar."""
+    controller, folder = app.controller, app.opened.folder
     try:
+        folder.rescue_catalogue(controller.library.papers)
         controller.library.refresh()
     except StorageError as exc:
-        controller.save_failed.emit(f"Could not re-read the library: {exc}")
+        message = f"Could not re-read the library: {exc}"
+        if message != app.refresh_error:  # (not every poll: once while it lasts)
+            app.refresh_error = message
+            controller.save_failed.emit(message)
+    else:
+        app.refresh_error = None
+    told = folder.take_problems()
+    if told:
+        app.window.warn("\n\n".join(told))
+
+
+def _rescue_on_close(app: App) -> None:
+    """On close: papers.json written back if it was damaged meanwhile (annotations.json
+    is by the close backup's fold)."""
+    try:
+        app.opened.folder.rescue_catalogue(app.controller.library.papers)
+    except StorageError as exc:
+        print(f"paper-reader: {exc}", file=sys.stderr)
+
+
+def _print_problems(app: App) -> None:
+    """What the store did as the window closed, printed: no box outlives the window."""
+    for told in app.opened.folder.take_problems():
+        print(f"paper-reader: {told}", file=sys.stderr)
 
 
 def make_qapplication(argv: list[str]) -> QApplication:
@@ -346,7 +381,9 @@ def run(folder: Path) -> int:
         app = build(folder)
     except (StorageError, OSError) as exc:
         collector.release()
-        QMessageBox.critical(None, "Paper Reader", f"Cannot open the library:\n{exc}")
+        plain.message(
+            None, QMessageBox.Icon.Critical, "Paper Reader", f"Cannot open the library:\n{exc}"
+        ).exec()
         print(f"paper-reader: error: cannot open library: {exc}", file=sys.stderr)
         return 1
     qapp.aboutToQuit.connect(app.controller.flush)

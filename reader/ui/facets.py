@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 
 from reader.core.facets import Facets
 from reader.core.models import Status
+from reader.ui import plain
 
 GROUPS = {
     "smart": "Smart lists",
@@ -229,7 +230,7 @@ class FacetPanel(QTreeView):
     def _hint(text: str, tip: str) -> QStandardItem:
         """A greyed line under a heading: not a facet (no key), not selectable."""
         item = QStandardItem(text)
-        item.setToolTip(tip)
+        item.setToolTip(plain.tooltip(tip))
         item.setEnabled(False)
         item.setSelectable(False)
         return item
@@ -238,7 +239,7 @@ class FacetPanel(QTreeView):
     def _item(group: str, value: str, label: str, count: int | None) -> QStandardItem:
         item = QStandardItem(label if count is None else f"{label}  ({count:,})")
         item.setData(_encode((group, value)), KeyRole)
-        item.setToolTip(f"{GROUPS[group]}: {value}")
+        item.setToolTip(plain.tooltip(f"{GROUPS[group]}: {value}"))
         return item
 
     def _find(self, key: Key) -> QModelIndex | None:

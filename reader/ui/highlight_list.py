@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QLabel, QListView, QVBoxLayout, QWidget
 
 from reader.core.anchor import locate
 from reader.core.models import Highlight
+from reader.ui import plain
 
 #: colour keys as stored in Highlight.color, with how they are drawn
 COLOURS: tuple[tuple[str, str], ...] = (
@@ -143,7 +144,8 @@ class HighlightModel(QAbstractListModel):
             parts = [self.palette.name_of(h.color).capitalize(), h.comment.strip()]
             if row.span is None:
                 parts.append(ORPHAN_TEXT.capitalize())
-            return " · ".join(p for p in parts if p)
+            text = " · ".join(p for p in parts if p)
+            return plain.tooltip(text) if role == Qt.ItemDataRole.ToolTipRole else text
         if role == self.IdRole:
             return h.id
         if role == self.CommentRole:

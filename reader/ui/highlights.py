@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from reader.core.anchor import make_anchor, trim_span
 from reader.core.library import Library, now_iso
 from reader.core.models import Highlight
+from reader.ui import plain
 from reader.ui.commands import LibraryCommand
 from reader.ui.highlight_list import DEFAULT_NAMES, HighlightPalette
 
@@ -155,7 +156,7 @@ class Highlighter(QObject):
     def _retitle(self) -> None:
         rows = zip(self.colour_actions, self.palette.keys(), self.palette.names(), strict=True)
         for action, key, name in rows:
-            action.setText(f"Highlight as {name}")
+            action.setText(plain.action_text(f"Highlight as {name}"))
             action.setIcon(swatch(self.palette.color_of(key)))
         self._pane.highlight_panel.model.repaint()
 
@@ -226,7 +227,7 @@ class Highlighter(QObject):
         text, ok = QInputDialog.getText(
             self._pane,
             "Highlight Comment",
-            f"Comment on “{short}”:",
+            plain.html(f"Comment on “{short}”:"),
             QLineEdit.EchoMode.Normal,
             target.comment,
         )
@@ -302,7 +303,7 @@ class Highlighter(QObject):
         return dialog
 
     def _say(self, message: str) -> None:
-        self._window.statusBar().showMessage(message, 6_000)
+        self._window.statusBar().showMessage(plain.one_line(message), 6_000)
 
 
 def install(window: MainWindow, palette: HighlightPalette | None = None) -> Highlighter:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
+from reader.ui import plain
 from reader.ui.controller import PaperController
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
@@ -90,7 +91,9 @@ class MainWindow(QMainWindow):
         controller.saved_again.connect(
             lambda: self.statusBar().showMessage("All edits saved.", 10_000)
         )
-        transfers.message.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        transfers.message.connect(
+            lambda msg: self.statusBar().showMessage(plain.one_line(msg), 10_000)
+        )
         transfers.import_finished.connect(lambda report: show_report(self, report))
         transfers.import_failed.connect(self.warn)
         self._save_warning: QMessageBox | None = None
@@ -239,16 +242,14 @@ class MainWindow(QMainWindow):
         """A non-modal warning (the user keeps working) and the same in the status bar."""
         from PySide6.QtWidgets import QMessageBox
 
-        self.statusBar().showMessage(message.splitlines()[0], 15_000)
-        box = QMessageBox(
-            QMessageBox.Icon.Warning, "Paper Reader", message, QMessageBox.StandardButton.Ok, self
-        )
+        self.statusBar().showMessage(plain.one_line(message.split("\n", 1)[0]), 15_000)
+        box = plain.message(self, QMessageBox.Icon.Warning, "Paper Reader", message)
         box.setModal(False)  # open() would make it window-modal
         box.show()
         return box
 
     def _save_failed(self, message: str) -> None:
-        self.statusBar().showMessage(message, 30_000)
+        self.statusBar().showMessage(plain.one_line(message), 30_000)
         if self._save_warning is None or not self._save_warning.isVisible():
             self._save_warning = self.warn(message)
 

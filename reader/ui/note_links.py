@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QCompleter
 
 from reader.core.library import Change
 from reader.core.links import Backlinks, TitleCatalogue, plain_title
+from reader.ui import plain
 from reader.ui.idle import WhenIdle
 from reader.ui.note_editor import NoteTextEdit
 
@@ -193,7 +194,7 @@ class NoteLinks(QObject):
             self.show_backlinks(self._pane.paper_id)
 
     def _say(self, message: str) -> None:
-        self._window.statusBar().showMessage(message, 8_000)
+        self._window.statusBar().showMessage(plain.one_line(message), 8_000)
 
 
 def install(window: MainWindow) -> NoteLinks:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.ui import plain
 from reader.ui.theme import flat_scroll_bars
 
 Index = QModelIndex | QPersistentModelIndex
@@ -40,7 +41,7 @@ def fuzzy_score(query: str, text: str) -> int | None:
 
 
 def action_label(action: QAction) -> str:
-    return action.text().replace("&", "").rstrip("…")
+    return plain.strip_mnemonics(action.text()).rstrip("…")
 
 
 def shortcut_text(action: QAction) -> str:
@@ -66,7 +67,7 @@ class ActionListModel(QAbstractListModel):
             keys = shortcut_text(action)
             return f"{action_label(action)}    {keys}" if keys else action_label(action)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return action.toolTip()
+            return plain.tooltip(action.toolTip())
         return None
 
     def action_at(self, row: int) -> QAction:

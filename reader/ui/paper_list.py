@@ -15,6 +15,7 @@ from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.tex import TEXISH_FIRST, maybe_tex
 from reader.core.text import plain
+from reader.ui import plain as shown_plain
 from reader.ui.paper_delegate import PaperDelegate, row_height
 
 Index = QModelIndex | QPersistentModelIndex
@@ -81,7 +82,7 @@ class PaperListModel(QAbstractListModel):
             return short_authors(lib.paper(pid).authors)
         if role == Qt.ItemDataRole.ToolTipRole:
             paper = lib.paper(pid)
-            return f"{shown_title(paper.title)}\n{', '.join(paper.authors)}"
+            return shown_plain.tooltip(f"{shown_title(paper.title)}\n{', '.join(paper.authors)}")
         if role == Qt.ItemDataRole.AccessibleTextRole:
             paper = lib.paper(pid)
             return f"{shown_title(paper.title)}, {lib.status(pid).value}"

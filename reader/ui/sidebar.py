@@ -23,7 +23,7 @@ from reader.core.facets import Facets
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.sorting import SORT_KEYS, sort_ids
-from reader.ui import resources
+from reader.ui import plain, resources
 from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
 
@@ -104,13 +104,13 @@ class Sidebar(QWidget):
         self.model = PaperListModel(library, self)
         self.view = PaperListView(self)
         self.view.setModel(self.model)
-        self.count_label = QLabel(self)
+        self.count_label = plain.PlainLabel(parent=self)
         self.count_label.setObjectName("countLabel")
         self.count_label.setAccessibleName("Paper count")
         # quieter than the list, still readable (Mid was 1.7:1 on the window's grey)
         self.count_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.count_label.setContentsMargins(4, 2, 4, 2)
-        self.hint = QLabel(self)
+        self.hint = plain.PlainLabel(parent=self)  # (a warning may quote the query)
         self.hint.setObjectName("queryHint")
         self.hint.setWordWrap(True)
         _quiet_warning(self.hint)

@@ -9,6 +9,8 @@ from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QToolButton, QWidget
 
+from reader.ui import plain
+
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCompleter
 
@@ -62,8 +64,8 @@ class TagEditor(QWidget):
         for pos, tag in enumerate(self._tags):
             chip = QToolButton(self)
             chip.setObjectName("tagChip")
-            chip.setText(f"{tag}  ✕")
-            chip.setToolTip(f"Remove tag “{tag}”")
+            chip.setText(plain.action_text(tag) + "  ✕")
+            chip.setToolTip(plain.tooltip(f"Remove tag “{tag}”"))
             chip.setAccessibleName(f"Tag {tag}, press to remove")
             chip.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             chip.clicked.connect(lambda _=False, t=tag: self.tag_removed.emit(t))

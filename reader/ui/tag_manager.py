@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.library import Library
+from reader.ui import plain
 from reader.ui.commands import _SnapshotCommand
 from reader.ui.controller import PaperController
 from reader.ui.theme import flat_scroll_bars
@@ -162,13 +163,15 @@ class TagManager(QDialog):
         tag = self.current_tag()
         if not tag:
             return
-        new, ok = QInputDialog.getText(self, "Rename tag", f"New name for “{tag}”:", text=tag)
+        new, ok = QInputDialog.getText(
+            self, "Rename tag", plain.html(f"New name for “{tag}”:"), text=tag
+        )
         new = new.strip()
         if not ok or not new or new == tag:
             return
         if new.casefold() in (t.casefold() for t in self.controller.library.tag_counts()):
             answer = QMessageBox.question(
-                self, "Merge tags", f"“{new}” exists already. Merge “{tag}” into it?"
+                self, "Merge tags", plain.html(f"“{new}” exists already. Merge “{tag}” into it?")
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return
@@ -181,7 +184,7 @@ class TagManager(QDialog):
             return
         n = len(self.controller.library.papers_with_tag(tag))
         answer = QMessageBox.question(
-            self, "Delete tag", f"Remove “{tag}” from {n} paper(s)? (Ctrl+Z undoes.)"
+            self, "Delete tag", plain.html(f"Remove “{tag}” from {n} paper(s)? (Ctrl+Z undoes.)")
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.controller.push(DeleteTagCommand(self.controller.library, tag))
@@ -191,7 +194,7 @@ class TagManager(QDialog):
         if not tag:
             return
         start = QColor(self.controller.library.tag_colours().get(tag, "#4a90d9"))
-        colour = QColorDialog.getColor(start, self, f"Colour for “{tag}”")
+        colour = QColorDialog.getColor(start, self, plain.window_title(f"Colour for “{tag}”"))
         if colour.isValid():
             self._set_colour(colour.name())
 

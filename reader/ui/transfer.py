@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from reader.core.library import Library
+from reader.ui import plain
 
 if TYPE_CHECKING:  # imported when first used: not needed to open the window
     from PySide6.QtWidgets import QMessageBox, QProgressDialog
@@ -30,6 +31,9 @@ EXPORT_FILTERS = {
 }
 
 
+CANCELLED = "Import cancelled; nothing was changed."
+
+
 class Transfers(QObject):
     """Runs imports off the GUI thread and writes exports.
 
@@ -46,9 +50,11 @@ class Transfers(QObject):
     def __init__(self, library: Library, runner: TaskRunner | None = None) -> None:
         super().__init__()
         self._library = library
-        self._runner = runner  # none given: a thread pool one, made on first use
+        self._runner = runner  # none given: a daemon-thread one (TaskRunner), made on first use
         self.progress: QProgressDialog | None = None
-        self.task: Task | None = None
+        self._task: Task | None = None
+        #: the largest file an import reads (None: $READER_MAX_IMPORT_SIZE, else 1 GiB)
+        self.max_bytes: int | None = None
 
     @property
     def _window(self) -> QWidget | None:
@@ -64,22 +70,38 @@ class Transfers(QObject):
         if paths:
             self.import_files([Path(p) for p in paths])
 
+    @property
+    def task(self) -> Task | None:
+        """The import running, None when none is (a cancelled one is over at once,
+        whatever its worker thread is still finishing)."""
+        return self._task
+
     def import_files(self, paths: Sequence[Path], fmt: str | None = None) -> None:
         """Read, match and write an import on the worker thread; the papers are taken
-        into the library here, on the GUI thread, once written (see _apply)."""
+        into the library here, on the GUI thread, once written (see _apply).
+
+        Nothing here reads the files (nor asks what they are): the worker does, and
+        refuses what is not a regular file or is over the size limit
+        (reader.formats.reading). Cancel ends the import at once: the worker stops at
+        its next look (between chunks of a read, between the stages of a file), and
+        what it still does until then is ignored; it never writes once cancelled."""
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QProgressDialog
 
+        from reader.formats.common import display_name
         from reader.importing import ImportCancelled, prepare_import, write_import
+        from reader.ui.tasks import Task
 
-        if self.task is not None:
+        if self._task is not None:
             self.message.emit("An import is already running.")
             return
         library = self._library
         # a copy the worker plans against: only an import changes the catalogue (one at a time)
         existing = library.papers_by_id().copy()
         files = list(paths)
-        progress = QProgressDialog(f"Reading {files[0].name}…", "Cancel", 0, 0, self._window)
+        names = [display_name(f.name) for f in files]
+        progress = QProgressDialog("", "Cancel", 0, 0, self._window)
+        progress.setLabel(plain.PlainLabel(f"Reading {names[0]}…"))  # (file names: as typed)
         progress.setWindowTitle("Importing")
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
@@ -88,9 +110,17 @@ class Transfers(QObject):
         self.progress = progress
 
         def work(task: Task) -> PreparedImport:
-            prepared = prepare_import(existing, files, fmt, progress=task.progress)
+            prepared = prepare_import(
+                existing,
+                files,
+                fmt,
+                progress=task.progress,
+                cancelled=lambda: task.cancelled,
+                max_bytes=self.max_bytes,
+            )
+            task.progress(len(files) + 1, len(files))
             # Cancel's last chance: once papers.json is being rewritten, the import is finished
-            if not task.progress(len(files) + 1, len(files)):
+            if not task.commit():
                 raise ImportCancelled()
             try:
                 # the files alone: the library in memory takes the papers in on the GUI
@@ -102,30 +132,52 @@ class Transfers(QObject):
             return prepared
 
         def on_progress(done: int, total: int) -> None:
+            if self._task is not started or self.progress is not progress:
+                return  # (a cancelled import's worker, not yet stopped)
             if done < total:
-                progress.setLabelText(f"Reading {files[done].name} ({done + 1} of {total})…")
+                progress.setLabelText(f"Reading {names[done]} ({done + 1} of {total})…")
             elif done == total:
                 progress.setLabelText("Matching against the library…")
             else:
                 progress.setLabelText("Saving…")
                 progress.setCancelButton(None)  # too late to cancel: it finishes
 
+        def done(prepared: PreparedImport) -> None:
+            if self._task is started:
+                self._apply(prepared)
+
+        def failed(exc: BaseException) -> None:
+            if self._task is started:
+                self._failed(exc)
+
         if self._runner is None:
             from reader.ui.tasks import TaskRunner
 
-            self._runner = TaskRunner()
-        self.task = self._runner.start(work, self._apply, self._failed, on_progress)
+            self._runner = TaskRunner(daemon=True)
         progress.canceled.connect(self.cancel)
+        started = Task()  # a placeholder: a synchronous runner finishes within start()
+        self._task = started
+        task = self._runner.start(work, done, failed, on_progress)
+        if self._task is started:  # still running: the real task stands for it
+            self._task = started = task
 
     def cancel(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        """Cancel the running import, if it can still be: at once, the worker left to
+        stop at its next look (and ignored until then). Once the import is being
+        written it is too late (the worker has committed): it finishes."""
+        task = self._task
+        if task is None or not task.cancel():
+            return
+        self._task = None
+        self._finish()
+        self.import_failed.emit(CANCELLED)
 
     def _finish(self) -> None:
-        if self.progress is not None:
-            self.progress.close()
-            self.progress.deleteLater()
-            self.progress = None
+        progress, self.progress = self.progress, None
+        if progress is not None:
+            progress.canceled.disconnect(self.cancel)
+            progress.close()
+            progress.deleteLater()
 
     def _apply(self, prepared: PreparedImport) -> None:
         """The worker wrote the papers: the library takes them in (a Cancel that came
@@ -133,7 +185,7 @@ class Transfers(QObject):
         files carried are restored."""
         from reader.importing import finish_import
 
-        self.task = None
+        self._task = None
         try:
             report = finish_import(self._library, prepared)
         except (OSError, ValueError) as exc:  # (the annotations restored, the tag colours)
@@ -147,10 +199,10 @@ class Transfers(QObject):
     def _failed(self, exc: BaseException) -> None:
         from reader.importing import ImportCancelled
 
-        self.task = None
+        self._task = None
         self._finish()
         if isinstance(exc, ImportCancelled):
-            self.import_failed.emit("Import cancelled; nothing was changed.")
+            self.import_failed.emit(CANCELLED)
         elif isinstance(exc, _NotSaved):
             self.import_failed.emit(f"Import not saved: {exc}")
         else:
@@ -195,16 +247,10 @@ def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
     """A non-blocking summary of an import, with every skipped record in the details."""
     from PySide6.QtWidgets import QMessageBox
 
-    box = QMessageBox(
-        QMessageBox.Icon.Information,
-        "Import finished",
-        report.summary(),
-        QMessageBox.StandardButton.Ok,
-        parent,
-    )
     details = [f"skipped {s.place}: {s.reason}" for s in report.skipped]
-    if details:
-        box.setDetailedText("\n".join(details))
+    box = plain.message(
+        parent, QMessageBox.Icon.Information, "Import finished", report.summary(), details or None
+    )
     box.setModal(False)  # open() would make it window-modal
     box.show()
     return box

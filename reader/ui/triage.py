@@ -6,9 +6,10 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from reader.core.triage import DEFAULT_DECISIONS, Decision, next_untriaged, progress
+from reader.ui import plain
 from reader.ui.commands import TriageDecisionCommand
 from reader.ui.controller import PaperController
 
@@ -60,7 +61,7 @@ class TriageBar(QWidget):
         self.progress = QProgressBar(self)
         self.progress.setTextVisible(False)
         self.progress.setMaximumWidth(180)
-        self.label = QLabel(self)
+        self.label = plain.PlainLabel(parent=self)
         self.label.setAccessibleName("Triage progress")
         self.buttons: list[QPushButton] = []
         self.exit_button = QPushButton("Done (Esc)", self)
@@ -128,7 +129,7 @@ class Triage(QObject):
         self._decisions = list(decisions)
         self.decision_actions = []
         for decision in self._decisions:
-            action = QAction(decision.label, view)
+            action = QAction(plain.action_text(decision.label), view)
             action.setShortcut(QKeySequence(decision.key.upper()))
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             action.setEnabled(self.active)

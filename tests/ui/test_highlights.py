@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 
 from reader.core.models import Status
 from reader.formats import jsonfile, markdown_export
-from reader.ui import highlights
+from reader.ui import highlights, plain
 from reader.ui.highlight_list import MARK_ALPHA, ORPHAN_TEXT, HighlightModel
 
 DA_KD = "t-079022f112"  # its abstract says "knowledge distillation" several times
@@ -271,7 +271,8 @@ def test_rename_colours(qtbot, app, hl):
     assert hl.colour_actions[0].text() == "Highlight as key finding"
     select_text(qtbot, w, QUOTE)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_1)
-    assert w.pane.highlight_panel.model.index(0).data(Qt.ItemDataRole.ToolTipRole) == "Key finding"
+    tip = w.pane.highlight_panel.model.index(0).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == plain.tooltip("Key finding")
 
 
 def test_palette_names_given_at_install_are_used():

@@ -292,11 +292,6 @@ def test_a_file_name_that_is_not_utf8_is_imported_into_a_library(tmp_path: Path)
 
 
 @needs_bytes_names
-@pytest.mark.xfail(
-    strict=True,
-    reason="reader/importing.py: ImportReport.files keeps the raw name (lone surrogates),"
-    " which the summary cannot print to a strict UTF-8 stdout",
-)
 def test_the_command_line_imports_and_reports_such_a_file(tmp_path: Path) -> None:
     path = _latin1_named(tmp_path, ".json", '[{"title": "From a Latin-1 name"}]')
     folder = str(tmp_path / "lib")
