@@ -367,11 +367,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         or cli_transfer.COMMANDS.get(args.command)
         or cli_backup.COMMANDS[args.command]
     )
+    opened: OpenedLibrary | None = None
     try:
         if handler is cli_transfer.cmd_import:
-            cli_transfer.import_with_snapshot(_open(args, defer_snapshot=True), args)
+            opened = _open(args, defer_snapshot=True)
+            cli_transfer.import_with_snapshot(opened, args)
         else:
-            handler(_open(args).library, args)
+            opened = _open(args)
+            handler(opened.library, args)
     except CliError as exc:
         _fail(str(exc))
     except UnknownPaper as exc:
@@ -380,6 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(f"not saved: {exc}")
     except BrokenPipeError:
         return 0
+    finally:
+        if opened is not None:  # what the store did meanwhile (a damaged file moved aside...)
+            for told in opened.folder.take_problems():
+                print(f"paper-reader: {told}", file=sys.stderr)
     return 0
 
 

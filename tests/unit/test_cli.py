@@ -195,3 +195,23 @@ def test_an_import_leaves_a_snapshot_for_the_next_open(run, library_dir, small_m
     after = kept.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert small_min.load(papers_json) is not None
+
+
+def test_an_import_says_when_it_moved_a_file_named_backups_aside(run, library_dir, tmp_path):
+    pid = listed(run)[0]["id"]
+    run("tag", pid, "kept")
+    backups = library_dir / "backups"
+    if backups.exists():
+        for child in backups.iterdir():
+            child.unlink()
+        backups.rmdir()
+    backups.write_bytes(b"not a folder")
+    source = tmp_path / "more.json"
+    source.write_text(json.dumps([{"title": "Imported Afterwards", "authors": ["A. Author"]}]))
+
+    _, err = run("import", str(source))
+
+    [aside] = library_dir.glob("backups.not-a-folder-*")
+    assert aside.read_bytes() == b"not a folder"
+    assert f"was not a folder: it was moved aside as {aside}" in err
+    assert any("Imported Afterwards" in p["title"] for p in listed(run))
