@@ -96,6 +96,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> None:
     from reader.core.index import SearchIndex
     from reader.core.query import parse
     from reader.exporting import export_text, export_to
+    from reader.formats.common import display_name
 
     ids = SearchIndex(lib).filter(parse(" ".join(args.query)))
     if args.output:
@@ -104,7 +105,7 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> None:
         except OSError as exc:
             raise CliError(f"export failed: {exc}") from None
         count = f"{len(ids):,} paper" + ("" if len(ids) == 1 else "s")
-        print(f"exported {count} to {written}", file=sys.stderr)
+        print(f"exported {count} to {display_name(str(written))}", file=sys.stderr)
     else:
         sys.stdout.write(export_text(lib, ids, args.format))
 

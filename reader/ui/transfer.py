@@ -235,7 +235,10 @@ class Transfers(QObject):
         except (OSError, ValueError) as exc:
             self.import_failed.emit(f"Export failed: {exc}")
             return None
-        self.message.emit(f"Exported {len(ids)} papers to {written}")
+        from reader.formats.common import display_name
+
+        count = f"{len(ids):,} paper" + ("" if len(ids) == 1 else "s")
+        self.message.emit(f"Exported {count} to {display_name(str(written))}")
         return written
 
 

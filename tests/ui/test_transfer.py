@@ -1,5 +1,6 @@
 """File → Import / Export in the window: progress, Cancel, drag-and-drop, errors."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -320,6 +321,16 @@ def test_export_selection_as_bibtex(qtbot, sync_app, tmp_path):
     out = sync_app.window.transfers.export(ids, "bibtex", tmp_path / "out.bib")
     parsed = bibtexparser.parse_string(out.read_text("utf-8"))
     assert len(parsed.entries) == 3
+
+
+def test_export_says_what_it_wrote_where(qtbot, sync_app, tmp_path):
+    messages = []
+    sync_app.window.transfers.message.connect(messages.append)
+    [pid] = sync_app.controller.library.paper_ids()[:1]
+    target = Path(os.fsdecode(os.fsencode(tmp_path) + b"/lat\xe9.bib"))
+    sync_app.window.transfers.export([pid], "bibtex", target)
+    assert messages == [f"Exported 1 paper to {tmp_path}/lat\ufffd.bib"]
+    assert os.path.exists(os.fsencode(target))
 
 
 def test_import_report_does_not_block_the_window(qtbot, sync_app):

@@ -300,6 +300,17 @@ def test_the_command_line_imports_and_reports_such_a_file(tmp_path: Path) -> Non
     assert done.stdout.startswith(f"{tmp_path}/lat\ufffd.json: 1 added")
 
 
+@needs_bytes_names
+@pytest.mark.parametrize("fmt", ["json", "bibtex", "csv", "markdown"])
+def test_the_command_line_exports_to_such_a_name(tmp_path: Path, fmt: str) -> None:
+    folder = str(tmp_path / "lib")
+    target = os.fsdecode(os.fsencode(tmp_path) + b"/lat\xe9-" + fmt.encode())
+    done = _cli("--data-dir", folder, "export", "--format", fmt, "-o", target)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == f"exported 19 papers to {tmp_path}/lat\ufffd-{fmt}"
+    assert os.path.exists(os.fsencode(target))
+
+
 # --- 4. `note --edit` stopped by a signal ---------------------------------------------------
 
 FAKE_EDITOR = """\
