@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
@@ -18,20 +17,49 @@ from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
     check_savable,
     clean_annotation,
     clean_highlight,
+    clean_rating,
     clean_tags,
     clean_text,
 )
-from reader.core.models import (
-    NO_ANNOTATION,
-    Annotation,
-    Highlight,
-    Paper,
-    Status,
+from reader.core.edits import (
+    ALL_FIELDS,
+    AddTags,
+    DeleteTag,
+    FillIfEmpty,
+    PaperOp,
+    PutBack,
+    RemoveTags,
+    RenameTag,
+    SetNote,
+    SetRating,
+    SetStatus,
+    apply_ops,
+    apply_saved,
+    highlight_ops,
+    note_fields,
+    paper_ids_of,
+    savable_values,
+    stored_changes,
+    tag_ops,
 )
-from reader.core.normalise import normalise_tag, normalise_tags
+from reader.core.models import Annotation, Highlight, Paper, Status
+from reader.core.normalise import normalise_tag
 from reader.core.prefs import Preferences
 
-_ALL_FIELDS = frozenset({"status", "tags", "note", "highlights", "rating"})
+_ALL_FIELDS = ALL_FIELDS
+Changes = Mapping[str, Mapping[str, Any] | None]
+
+
+class CaughtUp(NamedTuple):
+    """What other processes saved since this one last read or wrote the library,
+    found under the lock before an edit: the annotations anew (`full`, when the
+    file itself was rewritten) or the field changes of their saves, in order."""
+
+    full: dict[str, Annotation] | None
+    changes: Sequence[Changes]
+
+
+NOTHING_NEW = CaughtUp(None, ())
 
 
 class LibraryStore(Protocol):
@@ -54,6 +82,12 @@ class LibraryStore(Protocol):
 
     def reload_annotations(self) -> dict[str, Annotation] | None:
         """The annotations as now on disk if another process changed them, else None."""
+
+    def update(self, compute: Callable[[CaughtUp], Changes]) -> None:
+        """Holding the lock: catch up with what other processes saved, hand that to
+        `compute`, and durably write the field changes it returns as one save (none:
+        nothing is written). A store without it: compute(NOTHING_NEW), then
+        write_annotations()."""
 
 
 class SaveFailed(Exception):
@@ -95,8 +129,12 @@ class Library:
         )
         self._annotations: dict[str, Annotation] = store.load_annotations()
         self._listeners: list[Listener] = []
-        #: field changes per paper that are in memory but not yet on disk (None: delete)
-        self._pending: dict[str, dict[str, Any] | None] = {}
+        #: edits in memory not yet on disk: applied again, in order, to the state
+        #: found on disk at the next write (retry_pending, the next edit) or reload
+        self._pending: list[PaperOp] = []
+        #: the fields per paper they changed in memory (None: the whole annotation),
+        #: written at the next write even if applying them again changes nothing more
+        self._unsaved: dict[str, frozenset[str] | None] = {}
         #: tag colours, saved searches, preferences (annotations.json, small tables)
         self.prefs = Preferences(store)
 
@@ -191,31 +229,34 @@ class Library:
             listener(change)
 
     # -- annotation edits -------------------------------------------------
+    #
+    # Each edit is a list of operations (reader.core.edits) applied under the
+    # store's lock to the annotations as they are on disk then: the store first
+    # catches up with other processes' saves, which this library takes in, then the
+    # operations are applied to that and the fields they changed written as one
+    # journal line. Memory follows from that result, never from a stale copy.
 
     def set_status(self, paper_ids: Iterable[str], status: Status) -> None:
-        values = {"status": status}
-        self._edit(dict.fromkeys(paper_ids, values))
+        self._edit([SetStatus(tuple(paper_ids), status)])
+
+    def set_rating(self, paper_ids: Iterable[str], rating: int) -> None:
+        self._edit([SetRating(tuple(paper_ids), clean_rating(rating))])
 
     def set_tags(self, paper_id: str, tags: Iterable[str]) -> None:
-        self._edit({paper_id: {"tags": tuple(clean_tags(tags))}})
+        """Make the paper's tags `tags`: the ones removed and added since its tags as
+        this library shows them (a tag another process added meanwhile stays)."""
+        self.paper_or_annotation(paper_id)
+        self._edit(list(tag_ops((paper_id,), self.tags(paper_id), clean_tags(tags))))
 
     def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
-        new = clean_tags(tags)
-        self._edit_tags(paper_ids, lambda old: {"tags": tuple(normalise_tags([*old, *new]))})
+        new = tuple(clean_tags(tags))
+        ids = tuple(paper_ids)
+        self._edit([AddTags(ids, new)] if new else [], ids)
 
     def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
-        gone = {normalise_tag(t).casefold() for t in tags}
-        self._edit_tags(
-            paper_ids, lambda old: {"tags": tuple(t for t in old if t.casefold() not in gone)}
-        )
-
-    def _edit_tags(
-        self, paper_ids: Iterable[str], edit: Callable[[tuple[str, ...]], dict[str, Any]]
-    ) -> None:
-        """Edit each paper's tags by `edit(its tags)`, worked out once per set of tags
-        (a bulk edit of 100,000 papers meets a few dozen)."""
-        edited = functools.cache(edit)
-        self._edit({pid: edited(self.tags(pid)) for pid in paper_ids})
+        gone = frozenset(normalise_tag(t).casefold() for t in tags)
+        ids = tuple(paper_ids)
+        self._edit([RemoveTags(ids, gone)] if gone else [], ids)
 
     # -- whole tags -----------------------------------------------------------
 
@@ -230,51 +271,36 @@ class Library:
         ]
 
     def rename_tag(self, old: str, new: str) -> None:
-        """Rename a tag and its children (`old/x` -> `new/x`) everywhere, as one write.
-        Renaming onto an existing tag merges the two. The colour follows."""
-        old_key, new = normalise_tag(old).casefold(), normalise_tag(new)
-        if not new:
+        """Rename a tag and its children (`old/x` -> `new/x`) everywhere, as one write:
+        on every paper that has one when the write is made. Renaming onto an existing
+        tag merges the two. The colour follows."""
+        old_key = normalise_tag(old).casefold()
+        cleaned = clean_tags([new])
+        if not cleaned:
             raise ValueError("a tag needs a name")
-
-        def renamed(tag: str) -> str:
-            key = tag.casefold()
-            if key == old_key:
-                return new
-            return new + tag[len(old_key) :] if key.startswith(old_key + "/") else tag
-
-        self._edit(
-            {
-                pid: {"tags": tuple(clean_tags(renamed(t) for t in self.tags(pid)))}
-                for pid in self.papers_with_tag(old)
-            }
-        )
-        colours = self.prefs.tag_colours()
-        moved = {
-            renamed(t): c
-            for t, c in colours.items()
-            if renamed(t) not in colours or t == renamed(t)
-        }
-        if moved != colours:
-            self.set_tag_colours(moved)
+        self._edit([RenameTag(old_key, cleaned[0])])
+        if self.prefs.rename_tag_colours(old_key, cleaned[0]):
+            self._announce(Change(frozenset(), frozenset({"prefs"})))
 
     def delete_tag(self, tag: str) -> None:
         """Remove exactly this tag from every paper (children stay), as one write."""
         key = normalise_tag(tag).casefold()
-        self._edit(
-            {
-                pid: {"tags": tuple(t for t in self.tags(pid) if t.casefold() != key)}
-                for pid in self.papers_with_tag(tag)
-            }
-        )
-        colours = self.prefs.tag_colours()
-        if any(t.casefold() == key for t in colours):
-            self.set_tag_colours({t: c for t, c in colours.items() if t.casefold() != key})
+        self._edit([DeleteTag(key)])
+        if self.prefs.drop_tag_colour(key):
+            self._announce(Change(frozenset(), frozenset({"prefs"})))
 
     def tag_colours(self) -> dict[str, str]:
         return self.prefs.tag_colours()
 
     def set_tag_colours(self, colours: dict[str, str]) -> None:
+        """The tag colours as `colours`: each tag whose colour was given, changed or
+        taken away since this library's copy, applied to them as they are now."""
         self.prefs.set_tag_colours(colours)
+        self._announce(Change(frozenset(), frozenset({"prefs"})))
+
+    def set_tag_colour(self, tag: str, colour: str | None) -> None:
+        """One tag's colour ("#rrggbb"; None: none), the others left as they are."""
+        self.prefs.set_tag_colour(tag, colour)
         self._announce(Change(frozenset(), frozenset({"prefs"})))
 
     def save_search(self, name: str, query: str) -> None:
@@ -286,98 +312,157 @@ class Library:
         self._announce(Change(frozenset(), frozenset({"prefs"})))
 
     def set_note(self, paper_id: str, note: str) -> None:
-        self._edit({paper_id: {"note": clean_text(note, limit=MAX_NOTE_CHARS)}})
+        self._edit([SetNote(paper_id, clean_text(note, limit=MAX_NOTE_CHARS))])
 
     def set_highlights(self, paper_id: str, highlights: Iterable[Highlight]) -> None:
-        self._edit({paper_id: {"highlights": tuple(clean_highlight(h) for h in highlights)}})
+        """Make the paper's highlights `highlights`: each one added, changed or removed
+        since this library's copy (one another process added meanwhile stays)."""
+        new = tuple(clean_highlight(h) for h in highlights)
+        self.paper_or_annotation(paper_id)
+        ann = self._annotations.get(paper_id)
+        self._edit(list(highlight_ops(paper_id, ann.highlights if ann else (), new)))
 
     def put_annotations(self, annotations: Mapping[str, Annotation | None]) -> None:
-        """Store whole annotations as given, timestamps included (undo, restores); None
-        removes a paper's annotation (the undo of its first edit)."""
+        """Put annotations back as given, timestamps included (undo, restores); None
+        removes a paper's annotation (the undo of its first edit). Written as the
+        fields that differ from this library's copy, applied to what is on disk then:
+        what another process changed in other fields (or tags, highlights) stays."""
         for pid in annotations:
             self.paper(pid)
         current = self._annotations
-        changed: dict[str, Annotation | None] = {}
+        ops: list[PaperOp] = []
         with collector.paused():  # (as in _edit)
             for pid, ann in annotations.items():
                 cleaned = None if ann is None else clean_annotation(ann)
-                if current.get(pid) != cleaned:
-                    changed[pid] = cleaned
-            disk = {pid: None if ann is None else ann.to_dict() for pid, ann in changed.items()}
-        if changed:
-            self._commit(changed, disk, _ALL_FIELDS)
+                if (seen := current.get(pid)) != cleaned:
+                    ops.append(PutBack(pid, seen, cleaned))
+        self._edit(ops, ())
 
-    def _edit(self, edits: Mapping[str, Mapping[str, Any]]) -> None:
-        """Apply field edits to several annotations as one durable write."""
-        stamp = now_iso()
+    def fill_if_empty(self, annotations: Iterable[Annotation]) -> None:
+        """Give papers these annotations (an import restoring what its file carried),
+        each only if the paper has nothing of its own when the write is made."""
+        ops: list[PaperOp] = []
+        for ann in annotations:
+            self.paper(ann.paper_id)
+            if not ann.is_empty:
+                ops.append(FillIfEmpty(clean_annotation(ann)))
+        self._edit(ops)
+
+    def paper_or_annotation(self, paper_id: str) -> None:
+        """UnknownPaper unless `paper_id` is a paper's or an annotation's id."""
+        if paper_id not in self._papers and paper_id not in self._annotations:
+            raise UnknownPaper(paper_id)
+
+    def _edit(self, ops: list[PaperOp], paper_ids: Iterable[str] | None = None) -> None:
+        """Apply `ops` (with any still pending) to the annotations as on disk now, as
+        one durable write; keep and announce the result. A failed write leaves the
+        edit in memory and pending, then raises SaveFailed."""
         papers, annotations = self._papers, self._annotations
-        updated: dict[str, Annotation | None] = {}
-        disk: dict[str, dict[str, Any] | None] = {}
+        for pid in paper_ids_of(ops) if paper_ids is None else paper_ids:
+            if pid not in papers and pid not in annotations:
+                raise UnknownPaper(pid)
+        if not ops and not self._pending and not self._unsaved:
+            return
+        check_savable(savable_values(ops))  # refused whole, before anything changes
+        self._pending.extend(ops)
+        seen: set[str] = set()
+        touched: set[str] = set()
         fields: set[str] = set()
-        with collector.paused():  # a bulk edit makes 100,000s of containers, no garbage
-            for pid, values in edits.items():
-                old = annotations.get(pid)
-                if old is None:
-                    if pid not in papers:
-                        raise UnknownPaper(pid)
-                    old = NO_ANNOTATION
-                changed = {k: v for k, v in values.items() if getattr(old, k) != v}
-                if not changed:
-                    continue
-                new = updated[pid] = old.edited(pid, changed, stamp)
-                disk[pid] = new.stored((*changed, "modified", "created", "paper_id"))
-                fields.update(changed)
-        if updated:
-            self._commit(updated, disk, frozenset(fields))
+        prefs_changed = ran = False
 
-    def _commit(
-        self,
-        updated: dict[str, Annotation | None],
-        disk: Mapping[str, dict[str, Any] | None],
-        fields: frozenset[str],
-    ) -> None:
-        """Keep the edit (None: an annotation removed), write it with anything still
-        pending, announce it. A failed write leaves the edit in memory and pending,
-        then raises SaveFailed."""
-        check_savable(disk)  # refused whole, before anything changes
-        pending, annotations = self._pending, self._annotations
-        for pid, values in disk.items():
-            if values is None or pid not in pending:
-                pending[pid] = values
-            elif (before := pending[pid]) is None:  # removed, then edited: written whole
-                pending[pid] = updated[pid].to_dict()  # type: ignore[union-attr]
-            else:
-                pending[pid] = {**before, **values}
-        for pid, ann in updated.items():
+        def compute(caught: CaughtUp) -> Changes:
+            nonlocal prefs_changed, ran
+            ran = True
+            with collector.paused():  # a bulk edit makes 100,000s of containers, no garbage
+                found, prefs_changed = self._take(caught)
+                seen.update(found)
+                applied = self._apply(self._pending)
+                touched.update(applied.updated)
+                fields.update(applied.changed_fields())
+                return stored_changes(self._annotations, self._unsaved)
+
+        failure: OSError | None = None
+        try:
+            self._write(compute)
+        except OSError as exc:  # StorageError is an OSError; core cannot name it
+            failure = exc
+        if failure is not None and not ran:
+            with collector.paused():  # not even the lock: in memory on the copy held
+                applied = self._apply(ops)
+                touched.update(applied.updated)
+                fields.update(applied.changed_fields())
+        if failure is None:
+            self._pending.clear()
+            self._unsaved.clear()
+        self._announce_edit(seen, touched, fields, prefs_changed)
+        if failure is not None:
+            raise SaveFailed(str(failure)) from failure
+
+    def _apply(self, ops: Sequence[PaperOp]) -> Any:
+        """Apply `ops` to memory; what they changed is noted unsaved until written."""
+        applied = apply_ops(self._annotations, ops, now_iso(), self._papers)
+        annotations, unsaved = self._annotations, self._unsaved
+        for pid, ann in applied.updated.items():
             if ann is None:
                 annotations.pop(pid, None)
             else:
                 annotations[pid] = ann
-        failure = self._flush()
-        self._announce(Change(frozenset(updated), fields))
-        if failure is not None:
-            raise SaveFailed(str(failure)) from failure
+        for pid, names in applied.fields.items():
+            note_fields(unsaved, pid, names)
+        return applied
 
-    def _flush(self) -> OSError | None:
-        if not self._pending:
-            return None
-        # StorageError is an OSError; core cannot name it (store depends on core)
-        try:
-            self._store.write_annotations(dict(self._pending))
-        except OSError as exc:
-            return exc
-        self._pending.clear()
-        return None
+    def _write(self, compute: Callable[[CaughtUp], Changes]) -> None:
+        update = getattr(self._store, "update", None)
+        if update is not None:
+            update(compute)
+            return
+        changes = compute(NOTHING_NEW)
+        if changes:
+            self._store.write_annotations(changes)
+
+    def _take(self, caught: CaughtUp) -> tuple[set[str], bool]:
+        """Take in what other processes saved (see CaughtUp); the papers it changed and
+        whether the settings changed (the file was read anew)."""
+        if caught.full is not None:
+            before = self._annotations
+            fresh = self._annotations = caught.full
+            differ = {pid for pid in set(fresh) | set(before) if fresh.get(pid) != before.get(pid)}
+            return differ, self._reload_prefs()
+        changed: set[str] = set()
+        for changes in caught.changes:
+            changed |= apply_saved(self._annotations, changes)
+        return changed, False
+
+    def _reload_prefs(self) -> bool:
+        prefs = self.prefs
+        before = (prefs.tag_colours(), prefs.saved_searches(), prefs.get_all())
+        prefs.reload()
+        return before != (prefs.tag_colours(), prefs.saved_searches(), prefs.get_all())
+
+    def _announce_edit(
+        self, seen: set[str], touched: set[str], fields: set[str], prefs_changed: bool
+    ) -> None:
+        if seen:  # others' changes taken in: any of their fields
+            fields = set(_ALL_FIELDS)
+        if prefs_changed:
+            fields.add("prefs")
+        if seen or touched or prefs_changed:
+            self._announce(Change(frozenset(seen | touched), frozenset(fields)))
 
     # -- edits not yet on disk --------------------------------------------
 
     def pending_count(self) -> int:
         """How many papers have edits in memory that are not yet saved."""
-        return len(self._pending)
+        return len(self._unsaved)
 
     def retry_pending(self) -> bool:
-        """Write every pending edit in one write; True when nothing is left pending."""
-        return self._flush() is None
+        """Write every pending edit in one write (applied again to the state then on
+        disk); True when nothing is left pending."""
+        try:
+            self._edit([])
+        except SaveFailed:
+            return False
+        return True
 
     # -- catalogue --------------------------------------------------------
 
@@ -405,25 +490,17 @@ class Library:
 
     def refresh(self) -> Change | None:
         """Pick up annotation changes another process wrote; announce what differs.
-        Edits of ours still pending stay on top of what was read."""
+        Edits of ours still pending are applied again on top of what was read."""
         fresh = self._store.reload_annotations()
         if fresh is None:
             return None
-        before = (self.prefs.tag_colours(), self.prefs.saved_searches())
-        self.prefs.reload()
-        prefs_changed = before != (self.prefs.tag_colours(), self.prefs.saved_searches())
-        for pid, values in self._pending.items():
-            if values is None:
-                fresh.pop(pid, None)
-            else:
-                base = (fresh.get(pid) or Annotation(pid)).to_dict()
-                fresh[pid] = Annotation.from_dict({**base, **values, "paper_id": pid})
-        changed = {
-            pid
-            for pid in set(fresh) | set(self._annotations)
-            if fresh.get(pid) != self._annotations.get(pid)
-        }
+        prefs_changed = self._reload_prefs()
+        before = self._annotations
         self._annotations = fresh
+        if self._pending:
+            with collector.paused():
+                self._apply(self._pending)
+        changed = {pid for pid in set(fresh) | set(before) if fresh.get(pid) != before.get(pid)}
         if not changed and not prefs_changed:
             return None
         change = Change(

@@ -3,17 +3,49 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from reader.core.cleaning import check_savable, clean_text
+from reader.core.edits import (
+    HIGHLIGHT_NAMES,
+    PREFS,
+    SAVED_SEARCHES,
+    TAG_COLOURS,
+    TRIAGE_DECISIONS,
+    DropTagColour,
+    RenameTagColours,
+    SetPref,
+    SetSearch,
+    SetTagColour,
+    TableOp,
+    diff_docs,
+    keyed_item_ops,
+    list_item_ops,
+    savable_values,
+    table_changes,
+    table_of,
+)
 from reader.core.normalise import normalise_tag
 
+__all__ = [
+    "HIGHLIGHT_NAMES",
+    "PREFS",
+    "SAVED_SEARCHES",
+    "TAG_COLOURS",
+    "TRIAGE_DECISIONS",
+    "MemoryTables",
+    "Preferences",
+]
+
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-TAG_COLOURS, SAVED_SEARCHES, PREFS = "tag_colours", "saved_searches", "prefs"
+Docs = dict[str, dict[str, Any]]
+#: what update_table() is handed: the table as it is now -> the changes to make
+Compute = Callable[[Docs], Mapping[str, Mapping[str, Any] | None]]
 
 
 class TableStore(Protocol):
-    def load_table(self, name: str) -> dict[str, dict[str, Any]]: ...
+    def load_table(self, name: str) -> Docs: ...
 
     def write_table(self, name: str, changes: Any) -> None: ...
 
@@ -22,9 +54,9 @@ class MemoryTables:
     """A TableStore in memory, for stores without tables (test doubles)."""
 
     def __init__(self) -> None:
-        self._tables: dict[str, dict[str, dict[str, Any]]] = {}
+        self._tables: dict[str, Docs] = {}
 
-    def load_table(self, name: str) -> dict[str, dict[str, Any]]:
+    def load_table(self, name: str) -> Docs:
         return {k: dict(v) for k, v in self._tables.get(name, {}).items()}
 
     def write_table(self, name: str, changes: Any) -> None:
@@ -35,28 +67,67 @@ class MemoryTables:
             else:
                 table[key] = dict(doc)
 
+    def update_table(self, name: str, compute: Compute) -> Docs:
+        changes = compute(self.load_table(name))
+        if changes:
+            self.write_table(name, changes)
+        return self.load_table(name)
+
 
 class Preferences:
-    """Read once, written through on every change (each change one durable write).
-    Lives in annotations.json beside the annotations, so backups carry it."""
+    """Read once, then kept as each change leaves the table: a change is a list of
+    operations (reader.core.edits) applied to the table as it is on disk when it is
+    written (under the store's lock), one durable write each. Lives in
+    annotations.json beside the annotations, so backups carry it."""
 
     def __init__(self, store: object) -> None:
         self._store: TableStore = store if hasattr(store, "load_table") else MemoryTables()  # type: ignore[assignment]
         self.reload()
 
     def reload(self) -> None:
-        colours = self._store.load_table(TAG_COLOURS)
-        ordered = sorted(colours.items(), key=lambda kv: (kv[1].get("order", 0), kv[0]))
-        self._colours = {
-            tag: str(doc.get("colour", ""))
-            for tag, doc in ordered
-            if _COLOUR.match(str(doc.get("colour", "")))
-        }
-        self._searches = {
-            name: str(doc.get("query", ""))
-            for name, doc in self._store.load_table(SAVED_SEARCHES).items()
-        }
-        self._prefs = {key: doc.get("value") for key, doc in self._store.load_table(PREFS).items()}
+        self._take(TAG_COLOURS, self._store.load_table(TAG_COLOURS))
+        self._take(SAVED_SEARCHES, self._store.load_table(SAVED_SEARCHES))
+        self._take(PREFS, self._store.load_table(PREFS))
+
+    def _take(self, name: str, docs: Docs) -> None:
+        """Keep table `name` as `docs` (as it is on disk)."""
+        if name == TAG_COLOURS:
+            ordered = sorted(docs.items(), key=lambda kv: (_order(kv[1]), kv[0]))
+            self._colours = {
+                tag: str(doc.get("colour", ""))
+                for tag, doc in ordered
+                if _COLOUR.match(str(doc.get("colour", "")))
+            }
+        elif name == SAVED_SEARCHES:
+            self._searches = {name: str(doc.get("query", "")) for name, doc in docs.items()}
+        else:
+            self._prefs = {key: doc.get("value") for key, doc in docs.items()}
+
+    def _update(self, ops: Sequence[TableOp]) -> bool:
+        """Apply `ops` (all of one table) to it as it is now, under the store's lock;
+        whether anything changed. Memory follows what was written."""
+        if not ops:
+            return False
+        check_savable(savable_values(ops))
+        name = table_of(ops[0])
+        changed = False
+
+        def compute(docs: Docs) -> dict[str, Any]:
+            nonlocal changed
+            after = table_changes(docs, ops)
+            changes = {} if after is None else diff_docs(docs, after)
+            changed = bool(changes)
+            return changes
+
+        update = getattr(self._store, "update_table", None)
+        if update is not None:
+            self._take(name, update(name, compute))
+        else:  # a store with tables but no update_table: as fresh as it can be
+            changes = compute(self._store.load_table(name))
+            if changes:
+                self._store.write_table(name, changes)
+            self._take(name, self._store.load_table(name))
+        return changed
 
     # -- tag colours --------------------------------------------------------
 
@@ -65,16 +136,40 @@ class Preferences:
         return dict(self._colours)
 
     def set_tag_colours(self, colours: dict[str, str]) -> None:
+        """Make the colours `colours`: the tags whose colour was given, changed or
+        taken away since this copy, applied to the colours as they are now (another
+        program's colour of another tag stays)."""
         clean = {normalise_tag(t): c.lower() for t, c in colours.items() if normalise_tag(t)}
         for tag, colour in clean.items():
             if not _COLOUR.match(colour):
                 raise ValueError(f"{colour!r} is not a colour like #4a90d9 (tag {tag!r})")
-        changes: dict[str, dict[str, Any] | None] = {
-            tag: {"colour": colour, "order": n} for n, (tag, colour) in enumerate(clean.items())
-        }
-        changes.update({tag: None for tag in self._colours if tag not in clean})
-        self._store.write_table(TAG_COLOURS, changes)
-        self._colours = clean
+        mine = self._colours
+        ops: list[TableOp] = [SetTagColour(tag, None) for tag in mine if tag not in clean]
+        expected = [t for t in mine if t in clean] + [t for t in clean if t not in mine]
+        if list(clean) != expected:  # put in another order: every place given
+            ops += [SetTagColour(t, c, n) for n, (t, c) in enumerate(clean.items())]
+        else:
+            ops += [SetTagColour(t, c) for t, c in clean.items() if mine.get(t) != c]
+        self._update(ops)
+
+    def set_tag_colour(self, tag: str, colour: str | None) -> None:
+        """One tag's colour (None: none), after the others if it had none."""
+        tag = normalise_tag(tag)
+        if not tag:
+            raise ValueError("a tag needs a name")
+        if colour is not None:
+            colour = colour.lower()
+            if not _COLOUR.match(colour):
+                raise ValueError(f"{colour!r} is not a colour like #4a90d9 (tag {tag!r})")
+        self._update([SetTagColour(tag, colour)])
+
+    def rename_tag_colours(self, old_key: str, new: str) -> bool:
+        """The colours of tag `old_key` (casefolded) and its children follow a rename."""
+        return self._update([RenameTagColours(old_key, new)])
+
+    def drop_tag_colour(self, key: str) -> bool:
+        """No colour for tag `key` (casefolded), however it is spelled."""
+        return self._update([DropTagColour(key)])
 
     # -- saved searches -----------------------------------------------------
 
@@ -86,19 +181,49 @@ class Preferences:
         if not name:
             raise ValueError("a saved search needs a name")
         query = clean_text(query, limit=10_000)
-        self._store.write_table(SAVED_SEARCHES, {name: {"query": query}})
-        self._searches[name] = query
+        self._update([SetSearch(name, query)])
 
     def delete_search(self, name: str) -> None:
-        self._store.write_table(SAVED_SEARCHES, {name: None})
-        self._searches.pop(name, None)
+        self._update([SetSearch(name, None)])
 
     # -- other preferences ----------------------------------------------------
 
     def get(self, key: str, default: Any = None) -> Any:
         return self._prefs.get(key, default)
 
+    def get_all(self) -> dict[str, Any]:
+        return dict(self._prefs)
+
     def set(self, key: str, value: Any) -> None:
+        """Set preference `key`. The triage decisions and the highlight colours' names
+        (lists) are written entry by entry: the entries changed since this copy."""
         check_savable(value)
-        self._store.write_table(PREFS, {key: {"value": value}})
-        self._prefs[key] = value
+        old = self._prefs.get(key)
+        if old is None and key in (TRIAGE_DECISIONS, HIGHLIGHT_NAMES):
+            old = []  # (never set here: what another program set meanwhile stays)
+        if key == TRIAGE_DECISIONS and isinstance(old, list) and _dicts(value) and _dicts(old):
+            ops = keyed_item_ops(key, "key", old, value)
+            if ops is not None:
+                self._update(ops)
+                return
+        if key == HIGHLIGHT_NAMES and isinstance(value, list) and isinstance(old, list):
+            self._update(list_item_ops(key, old, value))
+            return
+        self._update([SetPref(key, value)])
+
+    def set_triage_decisions(self, decisions: Sequence[Mapping[str, Any]]) -> None:
+        """The triage decisions (each known by its "key"): those changed since this copy."""
+        self.set(TRIAGE_DECISIONS, [dict(d) for d in decisions])
+
+    def set_highlight_names(self, names: Sequence[str]) -> None:
+        """The highlight colours' names, in colour order: those changed since this copy."""
+        self.set(HIGHLIGHT_NAMES, list(names))
+
+
+def _order(doc: Mapping[str, Any]) -> int:
+    order = doc.get("order", 0)
+    return order if isinstance(order, int) and not isinstance(order, bool) else 0
+
+
+def _dicts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, Mapping) for v in value)

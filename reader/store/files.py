@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tinydb import TinyDB
 from tinydb.table import Table
 
+from reader.core.library import NOTHING_NEW, CaughtUp
 from reader.core.models import Annotation, Paper
 from reader.store import journal
 from reader.store.catalogue import Catalogue, annotation_from
@@ -95,6 +96,23 @@ def _matched(held: list[bytes], lines: list[bytes]) -> tuple[int, list[bytes]]:
     return missing, [line for i, line in enumerate(lines) if i not in taken]
 
 
+def _positions(held: list[bytes], lines: list[bytes]) -> set[int] | None:
+    """Where the journal lines `held` (in order) are in the journal's `lines`, if
+    every one is there and every other line comes after them (other programs' saves
+    since ours); else None."""
+    at, taken = 0, set[int]()
+    for line in held:
+        try:
+            at = lines.index(line, at)
+        except ValueError:
+            return None
+        taken.add(at)
+        at += 1
+    if len(taken) != at:  # a line not held before one held: not simply after ours
+        return None
+    return taken
+
+
 class LibraryFolder:
     """The LibraryStore of reader.core.library, backed by TinyDB files in a folder.
 
@@ -138,6 +156,9 @@ class LibraryFolder:
         #: held, it is written back: see _rescue_locked
         self._held: dict[str, Any] | None = None
         self._held_lines: list[bytes] = []
+        #: what is held was written back (with other programs' saves in it) where the
+        #: library in memory did not see: the next update() reads the file anew
+        self._reread = False
         #: annotations.json's damaged copies (moved aside) in the folder when last loaded
         self._asides: frozenset[str] = frozenset()
         #: papers.json as last loaded or written by us (None: not loaded)
@@ -244,6 +265,7 @@ class LibraryFolder:
             found = self._journal.load(cache_key=storage.signature)
             table, lines = replayed(table, found.changes), found.lines
         self._held, self._held_lines = document, list(lines)
+        self._reread = False
         self._asides = self._aside_names()
         out, problems = {}, list[str]()
         for doc_id, doc in table.items():
@@ -390,6 +412,71 @@ class LibraryFolder:
                     pass  # the save itself is durable; the fold is tried again next save
 
         self.locked(append)
+
+    def update(self, compute: Callable[[CaughtUp], Mapping[str, Mapping[str, Any] | None]]) -> None:
+        """An edit applied to what is on disk now: holding the lock, catch up with what
+        other programs saved (their journal lines since ours, or annotations.json read
+        anew if it was rewritten), hand that to `compute`, and append the field changes
+        it returns as one durable line (none: nothing is written). One hold of the
+        lock; the catch-up costs two stats when nobody else wrote."""
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        self._refuse_unreadable(JOURNAL_FILE)
+        check_writable(self.annotations_path)  # a file the user made read-only stays so
+
+        def run() -> None:
+            changes = compute(self._catch_up_locked())
+            if changes:
+                self.write_annotations(changes)
+
+        self.locked(run)
+
+    def _catch_up_locked(self) -> CaughtUp:
+        """What other programs saved since this process last read or wrote the
+        annotations (see CaughtUp); what it holds is then the file as it is. Call it
+        holding the lock."""
+        same_file = path_signature(self.annotations_path) == self._ann_seen
+        if self._held is not None and same_file and not self._reread:
+            if not self._journal.changed():
+                return NOTHING_NEW
+            _, found = self._journal.read()
+            held = self._held_lines
+            taken = _positions(held, found.lines)
+            if not found.damaged and taken is not None:
+                fresh = [c for i, c in enumerate(found.changes) if i not in taken]
+                self._held_lines = list(found.lines)
+                self._journal.mark_seen()
+                return CaughtUp(None, fresh)
+        # the file rewritten (another program's fold, a restore), lost or damaged, or
+        # saves gone from the journal: written back if need be, then read anew
+        return CaughtUp(self._reload_locked(), ())
+
+    def update_table(
+        self, name: str, compute: Callable[[dict[str, dict[str, Any]]], Mapping[str, Any]]
+    ) -> dict[str, dict[str, Any]]:
+        """Holding the lock: `compute` the changes of table `name` from the table as
+        it is on disk now, write them as write_table() does (none: nothing written),
+        and return the table as it then is."""
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        out: dict[str, dict[str, Any]] = {}
+
+        def run() -> None:
+            seen = self._ann_seen
+            self._rescue_told()
+            if self._ann_seen != seen:  # written back: the annotations too are read anew
+                self._reread = True
+            docs = self.load_table(name)
+            changes = compute({k: dict(v) for k, v in docs.items()})
+            if changes:
+                self.write_table(name, changes)
+                for key, value in changes.items():
+                    if value is None:
+                        docs.pop(key, None)
+                    else:
+                        docs[key] = dict(value)
+            out.update(docs)
+
+        self.locked(run)
+        return out
 
     def _fold_locked(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> str | None:
         """Fold the journal into annotations.json (applying `mutate` to the document

@@ -234,13 +234,24 @@ class Journal:
         return sig, found
 
     def _scan(self, raw: bytes) -> Scan:
-        """scan(raw), or the lines we know without decoding them if `raw` is exactly
-        the journal as we last left it."""
-        if self._known is None or raw != self._known[0]:
+        """scan(raw), or the lines we know without decoding them if `raw` is (or
+        begins with) the journal as we last left it."""
+        known = self._known
+        if known is None or not raw.startswith(known[0]):
             return scan(raw)
+        head = known[0]
+        if len(raw) == len(head):
+            found = Scan(size=len(raw))
+            found.changes, found.good_end = list(known[1]), len(raw)
+            found.lines = raw.split(b"\n")[:-1]
+            return found
+        # lines appended since (another process's saves): only those are decoded
+        tail = scan(raw[len(head) :])
         found = Scan(size=len(raw))
-        found.changes, found.good_end = list(self._known[1]), len(raw)
-        found.lines = raw.split(b"\n")[:-1]
+        found.changes = [*known[1], *tail.changes]
+        found.lines = [*head.split(b"\n")[:-1], *tail.lines]
+        found.good_end = len(head) + tail.good_end
+        found.damaged = tail.damaged
         return found
 
     def load(self, cache_key: object = None) -> Scan:
