@@ -165,12 +165,13 @@ def finish_import(lib: Library, prepared: PreparedImport) -> ImportReport:
         if pid in lib and lib.annotation(pid).is_empty and not ann.is_empty:
             restored[pid] = dataclasses.replace(ann, paper_id=pid)
     if restored:
-        lib.put_annotations(restored)
+        # each only if the paper has nothing of its own on disk when it is written
+        lib.fill_if_empty(restored.values())
         report.annotations = len(restored)
-    mine = lib.tag_colours()
-    new_colours = {t: c for t, c in prepared.tag_colours.items() if t not in mine}
-    if new_colours:
-        lib.set_tag_colours({**mine, **new_colours})
+    mine = {t.casefold() for t in lib.tag_colours()}
+    new_colours = {t: c for t, c in prepared.tag_colours.items() if t.casefold() not in mine}
+    if new_colours:  # (only where the tag has no colour on disk then)
+        lib.fill_tag_colours(new_colours)
     return report
 
 

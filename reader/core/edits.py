@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from reader.core.models import NO_ANNOTATION, Annotation, Highlight, Status
@@ -97,6 +99,17 @@ class PutBack(NamedTuple):
     wanted: Annotation | None
 
 
+class Revert(NamedTuple):
+    """Take what an edit changed of a paper's annotation from `after` (what the edit
+    left) back to `before` (what it found), field by field, tag by tag, highlight by
+    highlight, each only where the annotation still has the edit's value: what
+    someone else changed since stays, and is noted Kept. (Redo: the two swapped.)"""
+
+    paper_id: str
+    before: Annotation | None
+    after: Annotation | None
+
+
 class FillIfEmpty(NamedTuple):
     """Give a paper `annotation` whole, only if it has nothing of its own (yet) then
     (an import restoring what a file carried never overwrites the user's own)."""
@@ -115,6 +128,7 @@ PaperOp = (
     | PutHighlight
     | RemoveHighlight
     | PutBack
+    | Revert
     | FillIfEmpty
 )
 
@@ -140,6 +154,8 @@ def savable_values(ops: Iterable[PaperOp | TableOp]) -> list[Any]:
         elif isinstance(op, PutBack):  # (what the library held, and an annotation cleaned)
             if op.wanted is not None:
                 out += [op.wanted.created, op.wanted.modified]
+        elif isinstance(op, Revert):  # (what the library held before and after an edit)
+            continue
         else:
             out.append(_plain(list(op)[1:] if isinstance(op, many) else list(op)))
     return out
@@ -173,12 +189,23 @@ _HIGHLIGHTS = frozenset({"highlights"})
 ALL_FIELDS = frozenset({"status", "tags", "note", "highlights", "rating"})
 
 
+class Kept(NamedTuple):
+    """What a Revert left as someone else made it since: paper `paper_id`'s field
+    `what` ("status", "rating", "note", "tag NAME", "highlight “QUOTE”"), or, with
+    paper_id "", a setting (e.g. "colour of tag NAME")."""
+
+    paper_id: str
+    what: str
+
+
 class Applied(NamedTuple):
     """What applying operations changed: each annotation touched as it now is (None:
-    removed), and per paper the fields to write (None: the whole annotation)."""
+    removed), per paper the fields to write (None: the whole annotation), and what
+    reverts left as others made it."""
 
     updated: dict[str, Annotation | None]
     fields: dict[str, frozenset[str] | None]
+    kept: tuple[Kept, ...] = ()
 
     def changed_fields(self) -> frozenset[str]:
         out: set[str] = set()
@@ -202,13 +229,14 @@ def note_fields(
 class _Overlay:
     """The annotations with the changes made so far on top, without touching them."""
 
-    __slots__ = ("base", "fields", "stamp", "updated")
+    __slots__ = ("base", "fields", "kept", "stamp", "updated")
 
     def __init__(self, base: Mapping[str, Annotation], stamp: str) -> None:
         self.base = base
         self.stamp = stamp
         self.updated: dict[str, Annotation | None] = {}
         self.fields: dict[str, frozenset[str] | None] = {}
+        self.kept: list[Kept] = []
 
     def get(self, pid: str) -> Annotation | None:
         updated = self.updated
@@ -250,7 +278,7 @@ def apply_ops(
     view = _Overlay(annotations, stamp)
     for op in ops:
         _APPLY[type(op)](view, op, papers)
-    return Applied(view.updated, view.fields)
+    return Applied(view.updated, view.fields, tuple(view.kept))
 
 
 def _set_status(view: _Overlay, op: SetStatus, papers: Collection[str]) -> None:
@@ -409,6 +437,125 @@ def _tags_put_back(
     return tags
 
 
+def _revert(view: _Overlay, op: Revert, papers: Collection[str]) -> None:
+    pid = op.paper_id
+    before, after = op.before or NO_ANNOTATION, op.after or NO_ANNOTATION
+    current = view.get(pid)
+    base = current or NO_ANNOTATION
+    kept = view.kept
+    changes: dict[str, Any] = {}
+    for name in ("status", "rating", "note"):
+        was, made, now = getattr(before, name), getattr(after, name), getattr(base, name)
+        if was == made or now == was:
+            continue
+        if now == made:
+            changes[name] = was
+        else:
+            kept.append(Kept(pid, name))
+    if before.tags != after.tags and base.tags != before.tags:
+        if base.tags == after.tags:
+            changes["tags"] = before.tags
+        else:
+            tags = _revert_tags(pid, base.tags, before.tags, after.tags, kept)
+            if tags != base.tags:
+                changes["tags"] = tags
+    if before.highlights != after.highlights and base.highlights != before.highlights:
+        if base.highlights == after.highlights:
+            changes["highlights"] = before.highlights
+        else:
+            was, made = before.highlights, after.highlights
+            hls = _revert_highlights(pid, base.highlights, was, made, kept)
+            if hls != base.highlights:
+                changes["highlights"] = hls
+    if not changes:
+        return
+    new = base.edited(pid, changes, view.stamp)
+    if op.before is None and new.is_empty:
+        if current is not None:
+            view.put_whole(pid, None)
+        return
+    if op.before is not None and new.edited(pid, {}, before.modified) == op.before:
+        new = op.before  # all of it as it was: its times too
+    view.updated[pid] = new
+    view._note(pid, _names(tuple(sorted(changes))))
+
+
+def _put_near(items: list[Any], item: Any, key: str, order: Sequence[str], keyof: Any) -> None:
+    """Put `item` (known by `key`) into `items` where it was in `order`: right after
+    the nearest one before it there that `items` has, else right before the nearest
+    one after it, else at the end."""
+    where = {keyof(x): n for n, x in enumerate(items)}
+    at = order.index(key)
+    for earlier in reversed(order[:at]):
+        if earlier in where:
+            items.insert(where[earlier] + 1, item)
+            return
+    for later in order[at + 1 :]:
+        if later in where:
+            items.insert(where[later], item)
+            return
+    items.append(item)
+
+
+def _revert_tags(
+    pid: str,
+    now: tuple[str, ...],
+    before: tuple[str, ...],
+    after: tuple[str, ...],
+    kept: list[Kept],
+) -> tuple[str, ...]:
+    """`now` with each tag the edit changed (going from `before` to `after`, tag by
+    tag, by casefolded name) put back where `now` still has it as the edit left it."""
+    was = {t.casefold(): t for t in before}
+    made = {t.casefold(): t for t in after}
+    tags = list(now)
+    order = list(was)
+    for key in dict.fromkeys([*was, *made]):
+        old, new = was.get(key), made.get(key)
+        current = next((t for t in tags if t.casefold() == key), None)
+        if old == new or current == old:
+            continue
+        if current != new:
+            kept.append(Kept(pid, f"tag {old or new}"))
+        elif old is None:
+            tags = [t for t in tags if t.casefold() != key]
+        elif new is None:
+            _put_near(tags, old, key, order, str.casefold)
+        else:
+            tags = [old if t.casefold() == key else t for t in tags]
+    return tuple(tags)
+
+
+def _revert_highlights(
+    pid: str,
+    now: tuple[Highlight, ...],
+    before: tuple[Highlight, ...],
+    after: tuple[Highlight, ...],
+    kept: list[Kept],
+) -> tuple[Highlight, ...]:
+    """As _revert_tags(), of highlights by id."""
+    was = {h.id: h for h in before}
+    made = {h.id: h for h in after}
+    hls = list(now)
+    order = list(was)
+    for hid in dict.fromkeys([*was, *made]):
+        old, new = was.get(hid), made.get(hid)
+        current = next((h for h in hls if h.id == hid), None)
+        if old == new or current == old:
+            continue
+        if current != new:
+            quote = (old or new or current or Highlight("", "")).quote
+            short = quote if len(quote) <= 30 else quote[:29] + "…"
+            kept.append(Kept(pid, f"highlight “{short}”"))
+        elif old is None:
+            hls = [h for h in hls if h.id != hid]
+        elif new is None:
+            _put_near(hls, old, hid, order, attrgetter("id"))
+        else:
+            hls = [old if h.id == hid else h for h in hls]
+    return tuple(hls)
+
+
 @functools.cache
 def _names(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(names)
@@ -432,6 +579,7 @@ _APPLY: dict[type, Callable[[_Overlay, Any, Collection[str]], None]] = {
     PutHighlight: _put_highlight,
     RemoveHighlight: _remove_highlight,
     PutBack: _put_back,
+    Revert: _revert,
     FillIfEmpty: _fill_if_empty,
 }
 
@@ -696,6 +844,75 @@ def _keyed_result(key: str, old: Sequence[Mapping[str, Any]], ops: list[TableOp]
     for op in ops:
         _apply_table_op(work, op)
     return work[key]["value"]
+
+
+# -- what an edit changed, to undo and redo it -----------------------------------
+
+DocChange = tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
+
+class Edit(NamedTuple):
+    """What one edit changed, as it was applied (under the lock, to the state then):
+    per paper its annotation before and after (None: none); per small table (tag
+    colours, ...) each document before and after. Library.revert() undoes it where
+    nobody changed it since; its inverse() redoes it."""
+
+    papers: Mapping[str, tuple[Annotation | None, Annotation | None]] = _NONE
+    tables: Mapping[str, Mapping[str, DocChange]] = _NONE
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.papers and not any(self.tables.values())
+
+    def then(self, later: Edit) -> Edit:
+        """This edit followed by `later`, as one (each thing from this one's before to
+        the later one's after)."""
+        if later.is_empty:
+            return self
+        if self.is_empty:
+            return later
+        papers = dict(self.papers)
+        for pid, (was, made) in later.papers.items():
+            papers[pid] = (papers[pid][0] if pid in papers else was, made)
+        tables = {name: dict(docs) for name, docs in self.tables.items()}
+        for name, docs in later.tables.items():
+            mine = tables.setdefault(name, {})
+            for key, (was_doc, made_doc) in docs.items():
+                mine[key] = (mine[key][0] if key in mine else was_doc, made_doc)
+        return Edit(papers, tables)
+
+    def inverse(self) -> Edit:
+        """The edit that takes everything from this one's after back to its before."""
+        return Edit(
+            {pid: (made, was) for pid, (was, made) in self.papers.items()},
+            {
+                name: {key: (made, was) for key, (was, made) in docs.items()}
+                for name, docs in self.tables.items()
+            },
+        )
+
+
+NO_EDIT = Edit()
+
+
+def revert_docs(
+    docs: Mapping[str, Mapping[str, Any]], changes: Mapping[str, DocChange]
+) -> tuple[dict[str, Any], list[str]]:
+    """The changes (None: removed) that take each document of a table an edit changed
+    (before, after) back to before, where the table `docs` still has it as the edit
+    left it; and the keys of those someone else changed since (left as they are)."""
+    out: dict[str, Any] = {}
+    kept: list[str] = []
+    for key, (was, made) in changes.items():
+        now = docs.get(key)
+        if was == made or now == was:
+            continue
+        if now == made:
+            out[key] = None if was is None else dict(was)
+        else:
+            kept.append(key)
+    return out, kept
 
 
 # -- what other processes saved --------------------------------------------------

@@ -23,13 +23,18 @@ from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
 )
 from reader.core.edits import (
     ALL_FIELDS,
+    NO_EDIT,
     AddTags,
+    Applied,
     DeleteTag,
+    Edit,
     FillIfEmpty,
+    Kept,
     PaperOp,
     PutBack,
     RemoveTags,
     RenameTag,
+    Revert,
     SetNote,
     SetRating,
     SetStatus,
@@ -44,7 +49,7 @@ from reader.core.edits import (
 )
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.normalise import normalise_tag
-from reader.core.prefs import Preferences
+from reader.core.prefs import SAVED_SEARCHES, TAG_COLOURS, Preferences
 
 _ALL_FIELDS = ALL_FIELDS
 Changes = Mapping[str, Mapping[str, Any] | None]
@@ -93,7 +98,11 @@ class LibraryStore(Protocol):
 class SaveFailed(Exception):
     """An edit is kept in memory (and announced) but could not be written (disk
     full, read-only, I/O error). It stays pending and is written with the next
-    edit or by retry_pending()."""
+    edit or by retry_pending(). `edit`: what it changed in memory (to undo it)."""
+
+    def __init__(self, message: str, edit: Edit = NO_EDIT) -> None:
+        super().__init__(message)
+        self.edit = edit
 
 
 class UnknownPaper(KeyError):
@@ -109,6 +118,15 @@ class Change(NamedTuple):  # not a dataclass: one is ~1 ms of the program's star
 
 
 Listener = Callable[[Change], None]
+
+
+def _setting(table: str, key: str) -> str:
+    """How a setting is named in a message."""
+    if table == TAG_COLOURS:
+        return f"colour of tag {key}"
+    if table == SAVED_SEARCHES:
+        return f"saved search {key}"
+    return f"setting {key}"
 
 
 def now_iso() -> str:
@@ -137,6 +155,8 @@ class Library:
         self._unsaved: dict[str, frozenset[str] | None] = {}
         #: tag colours, saved searches, preferences (annotations.json, small tables)
         self.prefs = Preferences(store)
+        #: what the last edit's reverts left as others made it (see revert())
+        self.last_kept: list[Kept] = []
 
     # -- reading ----------------------------------------------------------
 
@@ -169,7 +189,7 @@ class Library:
 
     def annotations_of(self, paper_ids: Iterable[str]) -> dict[str, Annotation | None]:
         """The papers' annotations as they are now, None for a paper without one: what
-        put_annotations() takes to put them back (undo). UnknownPaper for an unknown id."""
+        put_annotations() takes to put them back. UnknownPaper for an unknown id."""
         papers, annotations = self._papers, self._annotations
         out = {}
         for pid in paper_ids:
@@ -236,27 +256,27 @@ class Library:
     # operations are applied to that and the fields they changed written as one
     # journal line. Memory follows from that result, never from a stale copy.
 
-    def set_status(self, paper_ids: Iterable[str], status: Status) -> None:
-        self._edit([SetStatus(tuple(paper_ids), status)])
+    def set_status(self, paper_ids: Iterable[str], status: Status) -> Edit:
+        return self._edit([SetStatus(tuple(paper_ids), status)])
 
-    def set_rating(self, paper_ids: Iterable[str], rating: int) -> None:
-        self._edit([SetRating(tuple(paper_ids), clean_rating(rating))])
+    def set_rating(self, paper_ids: Iterable[str], rating: int) -> Edit:
+        return self._edit([SetRating(tuple(paper_ids), clean_rating(rating))])
 
-    def set_tags(self, paper_id: str, tags: Iterable[str]) -> None:
+    def set_tags(self, paper_id: str, tags: Iterable[str]) -> Edit:
         """Make the paper's tags `tags`: the ones removed and added since its tags as
         this library shows them (a tag another process added meanwhile stays)."""
         self.paper_or_annotation(paper_id)
-        self._edit(list(tag_ops((paper_id,), self.tags(paper_id), clean_tags(tags))))
+        return self._edit(list(tag_ops((paper_id,), self.tags(paper_id), clean_tags(tags))))
 
-    def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
+    def add_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> Edit:
         new = tuple(clean_tags(tags))
         ids = tuple(paper_ids)
-        self._edit([AddTags(ids, new)] if new else [], ids)
+        return self._edit([AddTags(ids, new)] if new else [], ids)
 
-    def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> None:
+    def remove_tags(self, paper_ids: Iterable[str], tags: Iterable[str]) -> Edit:
         gone = frozenset(normalise_tag(t).casefold() for t in tags)
         ids = tuple(paper_ids)
-        self._edit([RemoveTags(ids, gone)] if gone else [], ids)
+        return self._edit([RemoveTags(ids, gone)] if gone else [], ids)
 
     # -- whole tags -----------------------------------------------------------
 
@@ -270,7 +290,7 @@ class Library:
             and any(t.casefold() == key or t.casefold().startswith(key + "/") for t in ann.tags)
         ]
 
-    def rename_tag(self, old: str, new: str) -> None:
+    def rename_tag(self, old: str, new: str) -> Edit:
         """Rename a tag and its children (`old/x` -> `new/x`) everywhere, as one write:
         on every paper that has one when the write is made. Renaming onto an existing
         tag merges the two. The colour follows."""
@@ -278,16 +298,18 @@ class Library:
         cleaned = clean_tags([new])
         if not cleaned:
             raise ValueError("a tag needs a name")
-        self._edit([RenameTag(old_key, cleaned[0])])
+        edit = self._edit([RenameTag(old_key, cleaned[0])])
         if self.prefs.rename_tag_colours(old_key, cleaned[0]):
             self._announce(Change(frozenset(), frozenset({"prefs"})))
+        return edit.then(Edit(tables=self.prefs.last_change()))
 
-    def delete_tag(self, tag: str) -> None:
+    def delete_tag(self, tag: str) -> Edit:
         """Remove exactly this tag from every paper (children stay), as one write."""
         key = normalise_tag(tag).casefold()
-        self._edit([DeleteTag(key)])
+        edit = self._edit([DeleteTag(key)])
         if self.prefs.drop_tag_colour(key):
             self._announce(Change(frozenset(), frozenset({"prefs"})))
+        return edit.then(Edit(tables=self.prefs.last_change()))
 
     def tag_colours(self) -> dict[str, str]:
         return self.prefs.tag_colours()
@@ -298,10 +320,17 @@ class Library:
         self.prefs.set_tag_colours(colours)
         self._announce(Change(frozenset(), frozenset({"prefs"})))
 
-    def set_tag_colour(self, tag: str, colour: str | None) -> None:
+    def fill_tag_colours(self, colours: Mapping[str, str]) -> None:
+        """Colour each of these tags that has no colour when it is written (imports)."""
+        if self.prefs.fill_tag_colours(colours):
+            self._announce(Change(frozenset(), frozenset({"prefs"})))
+
+    def set_tag_colour(self, tag: str, colour: str | None) -> Edit:
         """One tag's colour ("#rrggbb"; None: none), the others left as they are."""
         self.prefs.set_tag_colour(tag, colour)
+        edit = Edit(tables=self.prefs.last_change())
         self._announce(Change(frozenset(), frozenset({"prefs"})))
+        return edit
 
     def save_search(self, name: str, query: str) -> None:
         self.prefs.save_search(name, query)
@@ -311,20 +340,22 @@ class Library:
         self.prefs.delete_search(name)
         self._announce(Change(frozenset(), frozenset({"prefs"})))
 
-    def set_note(self, paper_id: str, note: str) -> None:
-        self._edit([SetNote(paper_id, clean_text(note, limit=MAX_NOTE_CHARS))])
+    def set_note(self, paper_id: str, note: str) -> Edit:
+        return self._edit([SetNote(paper_id, clean_text(note, limit=MAX_NOTE_CHARS))])
 
-    def set_highlights(self, paper_id: str, highlights: Iterable[Highlight]) -> None:
+    def set_highlights(self, paper_id: str, highlights: Iterable[Highlight]) -> Edit:
         """Make the paper's highlights `highlights`: each one added, changed or removed
         since this library's copy (one another process added meanwhile stays)."""
         new = tuple(clean_highlight(h) for h in highlights)
         self.paper_or_annotation(paper_id)
         ann = self._annotations.get(paper_id)
-        self._edit(list(highlight_ops(paper_id, ann.highlights if ann else (), new)))
+        return self._edit(list(highlight_ops(paper_id, ann.highlights if ann else (), new)))
 
-    def put_annotations(self, annotations: Mapping[str, Annotation | None]) -> None:
-        """Put annotations back as given, timestamps included (undo, restores); None
-        removes a paper's annotation (the undo of its first edit). Written as the
+    def put_annotations(self, annotations: Mapping[str, Annotation | None]) -> Edit:
+        """Put annotations back as given, timestamps included; None removes a paper's
+        annotation. (Not undo's way any more: revert() undoes only what an edit
+        changed and nobody changed since; the program itself no longer calls this.)
+        Written as the
         fields that differ from this library's copy, applied to what is on disk then:
         what another process changed in other fields (or tags, highlights) stays."""
         for pid in annotations:
@@ -336,9 +367,27 @@ class Library:
                 cleaned = None if ann is None else clean_annotation(ann)
                 if (seen := current.get(pid)) != cleaned:
                     ops.append(PutBack(pid, seen, cleaned))
-        self._edit(ops, ())
+        return self._edit(ops, ())
 
-    def fill_if_empty(self, annotations: Iterable[Annotation]) -> None:
+    def revert(self, edit: Edit) -> list[Kept]:
+        """Undo `edit` (redo: its inverse()) as an edit of its own, under the lock, on
+        what is on disk now: each field, tag, highlight and setting it changed goes
+        back where it is still as the edit left it; where someone (this program,
+        another) changed it since, theirs stays and is returned."""
+        ops: list[PaperOp] = [
+            Revert(pid, was, made) for pid, (was, made) in edit.papers.items() if was != made
+        ]
+        self.last_kept = []
+        if ops:
+            self._edit(ops, ())
+        kept = list(self.last_kept)
+        if any(edit.tables.values()):
+            others = self.prefs.revert(edit.tables)
+            kept += [Kept("", _setting(name, key)) for name, key in others]
+            self._announce(Change(frozenset(), frozenset({"prefs"})))
+        return kept
+
+    def fill_if_empty(self, annotations: Iterable[Annotation]) -> Edit:
         """Give papers these annotations (an import restoring what its file carried),
         each only if the paper has nothing of its own when the write is made."""
         ops: list[PaperOp] = []
@@ -346,29 +395,40 @@ class Library:
             self.paper(ann.paper_id)
             if not ann.is_empty:
                 ops.append(FillIfEmpty(clean_annotation(ann)))
-        self._edit(ops)
+        return self._edit(ops)
 
     def paper_or_annotation(self, paper_id: str) -> None:
         """UnknownPaper unless `paper_id` is a paper's or an annotation's id."""
         if paper_id not in self._papers and paper_id not in self._annotations:
             raise UnknownPaper(paper_id)
 
-    def _edit(self, ops: list[PaperOp], paper_ids: Iterable[str] | None = None) -> None:
+    def _edit(self, ops: list[PaperOp], paper_ids: Iterable[str] | None = None) -> Edit:
         """Apply `ops` (with any still pending) to the annotations as on disk now, as
-        one durable write; keep and announce the result. A failed write leaves the
-        edit in memory and pending, then raises SaveFailed."""
+        one durable write; keep and announce the result; what `ops` changed (to undo
+        it). A failed write leaves the edit in memory and pending, then raises
+        SaveFailed (its `edit`: what `ops` changed in memory)."""
         papers, annotations = self._papers, self._annotations
         for pid in paper_ids_of(ops) if paper_ids is None else paper_ids:
             if pid not in papers and pid not in annotations:
                 raise UnknownPaper(pid)
         if not ops and not self._pending and not self._unsaved:
-            return
+            return NO_EDIT
         check_savable(savable_values(ops))  # refused whole, before anything changes
+        older = list(self._pending)
         self._pending.extend(ops)
         seen: set[str] = set()
         touched: set[str] = set()
         fields: set[str] = set()
         prefs_changed = ran = False
+        edit = NO_EDIT
+
+        def apply_mine(mine: Sequence[PaperOp]) -> None:
+            nonlocal edit
+            applied, was = self._apply_noting(mine)
+            touched.update(applied.updated)
+            fields.update(applied.changed_fields())
+            edit = Edit({pid: (was[pid], ann) for pid, ann in applied.updated.items()})
+            self.last_kept = list(applied.kept)
 
         def compute(caught: CaughtUp) -> Changes:
             nonlocal prefs_changed, ran
@@ -376,9 +436,11 @@ class Library:
             with collector.paused():  # a bulk edit makes 100,000s of containers, no garbage
                 found, prefs_changed = self._take(caught)
                 seen.update(found)
-                applied = self._apply(self._pending)
-                touched.update(applied.updated)
-                fields.update(applied.changed_fields())
+                if older:
+                    applied = self._apply(older)
+                    touched.update(applied.updated)
+                    fields.update(applied.changed_fields())
+                apply_mine(ops)
                 return stored_changes(self._annotations, self._unsaved)
 
         failure: OSError | None = None
@@ -388,20 +450,25 @@ class Library:
             failure = exc
         if failure is not None and not ran:
             with collector.paused():  # not even the lock: in memory on the copy held
-                applied = self._apply(ops)
-                touched.update(applied.updated)
-                fields.update(applied.changed_fields())
+                apply_mine(ops)
         if failure is None:
             self._pending.clear()
             self._unsaved.clear()
         self._announce_edit(seen, touched, fields, prefs_changed)
         if failure is not None:
-            raise SaveFailed(str(failure)) from failure
+            raise SaveFailed(str(failure), edit) from failure
+        return edit
 
-    def _apply(self, ops: Sequence[PaperOp]) -> Any:
+    def _apply(self, ops: Sequence[PaperOp]) -> Applied:
         """Apply `ops` to memory; what they changed is noted unsaved until written."""
+        return self._apply_noting(ops)[0]
+
+    def _apply_noting(self, ops: Sequence[PaperOp]) -> tuple[Applied, dict[str, Annotation | None]]:
+        """_apply(), and each annotation it changed as it was before."""
         applied = apply_ops(self._annotations, ops, now_iso(), self._papers)
         annotations, unsaved = self._annotations, self._unsaved
+        get = annotations.get
+        was = {pid: get(pid) for pid in applied.updated}
         for pid, ann in applied.updated.items():
             if ann is None:
                 annotations.pop(pid, None)
@@ -409,7 +476,7 @@ class Library:
                 annotations[pid] = ann
         for pid, names in applied.fields.items():
             note_fields(unsaved, pid, names)
-        return applied
+        return applied, was
 
     def _write(self, compute: Callable[[CaughtUp], Changes]) -> None:
         update = getattr(self._store, "update", None)

@@ -13,6 +13,7 @@ from reader.core.edits import (
     SAVED_SEARCHES,
     TAG_COLOURS,
     TRIAGE_DECISIONS,
+    DocChange,
     DropTagColour,
     RenameTagColours,
     SetPref,
@@ -22,6 +23,7 @@ from reader.core.edits import (
     diff_docs,
     keyed_item_ops,
     list_item_ops,
+    revert_docs,
     savable_values,
     table_changes,
     table_of,
@@ -82,6 +84,7 @@ class Preferences:
 
     def __init__(self, store: object) -> None:
         self._store: TableStore = store if hasattr(store, "load_table") else MemoryTables()  # type: ignore[assignment]
+        self._last: dict[str, dict[str, DocChange]] = {}
         self.reload()
 
     def reload(self) -> None:
@@ -105,29 +108,69 @@ class Preferences:
 
     def _update(self, ops: Sequence[TableOp]) -> bool:
         """Apply `ops` (all of one table) to it as it is now, under the store's lock;
-        whether anything changed. Memory follows what was written."""
+        whether anything changed. Memory follows what was written; last_change()
+        tells what it changed."""
+        self._last = {}
         if not ops:
             return False
         check_savable(savable_values(ops))
-        name = table_of(ops[0])
-        changed = False
 
         def compute(docs: Docs) -> dict[str, Any]:
-            nonlocal changed
             after = table_changes(docs, ops)
-            changes = {} if after is None else diff_docs(docs, after)
-            changed = bool(changes)
+            return {} if after is None else diff_docs(docs, after)
+
+        return self._write(table_of(ops[0]), compute)
+
+    def _write(self, name: str, compute: Compute) -> bool:
+        """Write what `compute` makes of table `name` as it is now, under the store's
+        lock; whether anything changed (what: last_change())."""
+        done: dict[str, DocChange] = {}
+
+        def noted(docs: Docs) -> Mapping[str, Mapping[str, Any] | None]:
+            changes = compute(docs)
+            done.clear()
+            for key, doc in changes.items():
+                was = docs.get(key)
+                if was != doc:
+                    done[key] = (None if was is None else dict(was), doc and dict(doc))
             return changes
 
         update = getattr(self._store, "update_table", None)
         if update is not None:
-            self._take(name, update(name, compute))
+            self._take(name, update(name, noted))
         else:  # a store with tables but no update_table: as fresh as it can be
-            changes = compute(self._store.load_table(name))
+            changes = noted(self._store.load_table(name))
             if changes:
                 self._store.write_table(name, changes)
             self._take(name, self._store.load_table(name))
-        return changed
+        self._last = {name: done} if done else {}
+        return bool(done)
+
+    def last_change(self) -> dict[str, dict[str, DocChange]]:
+        """What the last change made here changed: table -> key -> (before, after)."""
+        return self._last
+
+    def revert(self, tables: Mapping[str, Mapping[str, DocChange]]) -> list[tuple[str, str]]:
+        """Take each document an edit changed (table -> key -> (before, after)) back to
+        before, under the store's lock, where the table still has it as the edit left
+        it; the (table, key) of those someone else changed since, left as they are."""
+        kept: list[tuple[str, str]] = []
+        for name, changes in tables.items():
+            if not changes:
+                continue
+            found: list[str] = []
+
+            def compute(
+                docs: Docs, changes: Mapping[str, DocChange] = changes, found: list[str] = found
+            ) -> dict[str, Any]:
+                out, others = revert_docs(docs, changes)
+                found[:] = others
+                return out
+
+            self._write(name, compute)
+            kept += [(name, key) for key in found]
+        self._last = {}
+        return kept
 
     # -- tag colours --------------------------------------------------------
 
@@ -162,6 +205,27 @@ class Preferences:
             if not _COLOUR.match(colour):
                 raise ValueError(f"{colour!r} is not a colour like #4a90d9 (tag {tag!r})")
         self._update([SetTagColour(tag, colour)])
+
+    def fill_tag_colours(self, colours: Mapping[str, str]) -> bool:
+        """Colour each of these tags that has no colour on disk when it is written (an
+        import's colours never replace the user's own), after the others."""
+        clean = {normalise_tag(t): c.lower() for t, c in colours.items() if normalise_tag(t)}
+        clean = {t: c for t, c in clean.items() if _COLOUR.match(c)}
+        if not clean:
+            return False
+
+        def compute(docs: Docs) -> dict[str, Any]:
+            have = {t.casefold() for t in docs}
+            order = max(_orders_of(docs), default=-1) + 1
+            out: dict[str, Any] = {}
+            for tag, colour in clean.items():
+                if tag.casefold() not in have:
+                    have.add(tag.casefold())
+                    out[tag] = {"colour": colour, "order": order}
+                    order += 1
+            return out
+
+        return self._write(TAG_COLOURS, compute)
 
     def rename_tag_colours(self, old_key: str, new: str) -> bool:
         """The colours of tag `old_key` (casefolded) and its children follow a rename."""
@@ -218,6 +282,10 @@ class Preferences:
     def set_highlight_names(self, names: Sequence[str]) -> None:
         """The highlight colours' names, in colour order: those changed since this copy."""
         self.set(HIGHLIGHT_NAMES, list(names))
+
+
+def _orders_of(docs: Docs) -> list[int]:
+    return [_order(doc) for doc in docs.values()]
 
 
 def _order(doc: Mapping[str, Any]) -> int:

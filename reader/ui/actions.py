@@ -279,7 +279,7 @@ def delete_search(window: MainWindow) -> None:
 
 def configure_triage(window: MainWindow) -> None:
     """Go → Triage Keys…: one decision a line."""
-    from reader.ui.triage import TRIAGE_PREF, parse_decisions
+    from reader.ui.triage import parse_decisions
 
     current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in window.triage.decisions)
     text, ok = QInputDialog.getMultiLineText(
@@ -292,7 +292,7 @@ def configure_triage(window: MainWindow) -> None:
         return
     try:
         decisions = parse_decisions(text)
-        window.controller.library.prefs.set(TRIAGE_PREF, [d.to_dict() for d in decisions])
+        window.controller.library.prefs.set_triage_decisions([d.to_dict() for d in decisions])
     except (ValueError, OSError) as exc:
         window.warn(f"Triage keys not changed: {exc}")
         return

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
+from reader.core.edits import NO_EDIT, Edit, Kept
 from reader.core.library import Library, SaveFailed
-from reader.core.models import Annotation, Status
+from reader.core.models import Status
+from reader.ui import plain
 
 if TYPE_CHECKING:
     from reader.core.triage import Decision
@@ -26,6 +28,8 @@ class LibraryCommand(QUndoCommand):
     (kept in memory, retried later) or ValueError (refused, nothing changed)."""
 
     on_failure: FailureHandler | None = None
+    #: told, as a line for the status bar, what an undo or redo left as others made it
+    on_kept: Callable[[str], None] | None = None
 
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
@@ -50,56 +54,102 @@ class LibraryCommand(QUndoCommand):
         raise NotImplementedError
 
 
-class _SnapshotCommand(LibraryCommand):
-    """Edits several annotations; undo puts back what they were before."""
+class EditCommand(LibraryCommand):
+    """An edit that keeps what it changed (reader.core.edits.Edit: per paper, per
+    field, tag and highlight, before and after). Undo is an edit of its own: what
+    the edit changed goes back only where nobody (this window, the command line,
+    another program) changed it since; what they did stays and is told. Redo
+    likewise, the other way. Subclasses make the edit in first() through record()."""
 
-    def __init__(self, library: Library, paper_ids: Sequence[str], text: str) -> None:
+    def __init__(self, library: Library, text: str) -> None:
         super().__init__(text)
         self._library = library
-        self._ids = list(dict.fromkeys(paper_ids))
-        self._before: dict[str, Annotation | None] = library.annotations_of(self._ids)
+        self._edit: Edit | None = None
+
+    def first(self) -> None:
+        raise NotImplementedError
+
+    def record(self, edit: Callable[[], Edit]) -> None:
+        """Make one library edit of this command, keeping what it changed (in memory
+        only, if it could not be written)."""
+        try:
+            made = edit()
+        except SaveFailed as exc:
+            self._edit = (self._edit or NO_EDIT).then(exc.edit)
+            raise
+        self._edit = (self._edit or NO_EDIT).then(made)
+
+    def apply(self) -> None:
+        if self._edit is None:
+            self._edit = NO_EDIT
+            self.first()
+        else:
+            self._tell("Redo", self._library.revert(self._edit.inverse()))
 
     def revert(self) -> None:
-        self._library.put_annotations(self._before)
+        if self._edit is not None and not self._edit.is_empty:
+            self._tell("Undo", self._library.revert(self._edit))
+
+    def _tell(self, what: str, kept: Sequence[Kept]) -> None:
+        if kept and self.on_kept is not None:
+            self.on_kept(kept_message(self._library, what, kept))
 
 
-class SetStatusCommand(_SnapshotCommand):
+def kept_message(library: Library, what: str, kept: Sequence[Kept], shown: int = 3) -> str:
+    """E.g. "Undo left 1 change made elsewhere since: tag rl of “Title”"."""
+    parts = []
+    for one in kept[:shown]:
+        if one.paper_id and one.paper_id in library:
+            title = plain.one_line(library.paper(one.paper_id).title, 40)
+            parts.append(f"{one.what} of “{title}”")
+        else:
+            parts.append(one.what)
+    more = f" and {len(kept) - shown} more" if len(kept) > shown else ""
+    n = len(kept)
+    changes = "change" if n == 1 else "changes"
+    told = ", ".join(parts) + more
+    return plain.one_line(f"{what} left {n} {changes} made elsewhere since: {told}")
+
+
+class SetStatusCommand(EditCommand):
     def __init__(self, library: Library, paper_ids: Sequence[str], status: Status) -> None:
         n = len(set(paper_ids))
         what = "paper" if n == 1 else f"{n} papers"
-        super().__init__(library, paper_ids, f"Mark {what} {status.value}")
+        super().__init__(library, f"Mark {what} {status.value}")
+        self._ids = list(dict.fromkeys(paper_ids))
         self._status = status
 
-    def apply(self) -> None:
-        self._library.set_status(self._ids, self._status)
+    def first(self) -> None:
+        self.record(lambda: self._library.set_status(self._ids, self._status))
 
 
-class AddTagsCommand(_SnapshotCommand):
+class AddTagsCommand(EditCommand):
     def __init__(self, library: Library, paper_ids: Sequence[str], tags: Sequence[str]) -> None:
-        super().__init__(library, paper_ids, f"Add tag {', '.join(tags)}")
+        super().__init__(library, f"Add tag {', '.join(tags)}")
+        self._ids = list(dict.fromkeys(paper_ids))
         self._tags = list(tags)
 
-    def apply(self) -> None:
-        self._library.add_tags(self._ids, self._tags)
+    def first(self) -> None:
+        self.record(lambda: self._library.add_tags(self._ids, self._tags))
 
 
-class RemoveTagsCommand(_SnapshotCommand):
+class RemoveTagsCommand(EditCommand):
     def __init__(self, library: Library, paper_ids: Sequence[str], tags: Sequence[str]) -> None:
-        super().__init__(library, paper_ids, f"Remove tag {', '.join(tags)}")
+        super().__init__(library, f"Remove tag {', '.join(tags)}")
+        self._ids = list(dict.fromkeys(paper_ids))
         self._tags = list(tags)
 
-    def apply(self) -> None:
-        self._library.remove_tags(self._ids, self._tags)
+    def first(self) -> None:
+        self.record(lambda: self._library.remove_tags(self._ids, self._tags))
 
 
-class SetNoteCommand(LibraryCommand):
-    """A note edit. Consecutive saves of one paper's note merge into one step."""
+class SetNoteCommand(EditCommand):
+    """A note edit. Consecutive saves of one paper's note merge into one step (from
+    the first one's before to the last one's after)."""
 
     def __init__(self, library: Library, paper_id: str, old: str, new: str) -> None:
-        super().__init__("Edit note")
-        self._library = library
+        super().__init__(library, "Edit note")
         self.paper_id = paper_id
-        self._old = old
         self._new = new
 
     def id(self) -> int:
@@ -109,30 +159,30 @@ class SetNoteCommand(LibraryCommand):
         if not isinstance(other, SetNoteCommand) or other.paper_id != self.paper_id:
             return False
         self._new = other._new
+        self._edit = (self._edit or NO_EDIT).then(other._edit or NO_EDIT)
         return True
 
-    def apply(self) -> None:
-        self._library.set_note(self.paper_id, self._new)
-
-    def revert(self) -> None:
-        self._library.set_note(self.paper_id, self._old)
+    def first(self) -> None:
+        self.record(lambda: self._library.set_note(self.paper_id, self._new))
 
 
-class TriageDecisionCommand(_SnapshotCommand):
+class TriageDecisionCommand(EditCommand):
     """A triage decision: the decisions are exclusive, so the others' tags go."""
 
     def __init__(
         self, library: Library, paper_id: str, decision: Decision, others: Sequence[Decision]
     ) -> None:
-        super().__init__(library, [paper_id], f"Triage: {decision.label}")
+        super().__init__(library, f"Triage: {decision.label}")
+        self._ids = [paper_id]
         self.paper_id = paper_id
         self._decision = decision
         self._other_tags = [d.value for d in others if d.kind == "tag" and d != decision]
 
-    def apply(self) -> None:
+    def first(self) -> None:
+        lib, ids = self._library, self._ids
         if self._other_tags:
-            self._library.remove_tags(self._ids, self._other_tags)
+            self.record(lambda: lib.remove_tags(ids, self._other_tags))
         if self._decision.kind == "status":
-            self._library.set_status(self._ids, Status(self._decision.value))
+            self.record(lambda: lib.set_status(ids, Status(self._decision.value)))
         else:
-            self._library.add_tags(self._ids, [self._decision.value])
+            self.record(lambda: lib.add_tags(ids, [self._decision.value]))

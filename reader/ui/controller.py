@@ -36,9 +36,12 @@ class PaperController(QObject):
             it was kept in memory, it is retried every few seconds.
         saved_again(): every edit kept in memory has now been written.
         library_changed(object): a reader.core.library.Change, on the GUI thread.
+        undo_kept(str): an undo or redo left what others changed since (a line
+            saying what).
     """
 
     save_failed = Signal(str)
+    undo_kept = Signal(str)
     saved_again = Signal()
     library_changed = Signal(object)
 
@@ -117,6 +120,7 @@ class PaperController(QObject):
 
     def push(self, command: LibraryCommand) -> None:
         command.on_failure = self._on_failure
+        command.on_kept = self.undo_kept.emit
         self.undo_stack.push(command)
 
     def _on_failure(self, message: str, kept: bool) -> None:
@@ -169,6 +173,7 @@ class PaperController(QObject):
             self._on_failure(message, kept)
 
         command.on_failure = failed
+        command.on_kept = self.undo_kept.emit
         self.undo_stack.push(command)
 
     def flush(self) -> None:

@@ -24,7 +24,7 @@ from reader.core.anchor import make_anchor, trim_span
 from reader.core.library import Library, now_iso
 from reader.core.models import Highlight
 from reader.ui import plain
-from reader.ui.commands import LibraryCommand
+from reader.ui.commands import EditCommand
 from reader.ui.highlight_list import DEFAULT_NAMES, HighlightPalette
 
 if TYPE_CHECKING:
@@ -41,23 +41,19 @@ __all__ = [
 MAX_NAME_CHARS = 40
 
 
-class SetHighlightsCommand(LibraryCommand):
-    """Replace one paper's highlights; undo puts the previous ones back."""
+class SetHighlightsCommand(EditCommand):
+    """Make one paper's highlights these: each one added, changed or removed. Undo
+    takes back each of those, highlight by highlight, where nobody changed it since."""
 
     def __init__(
         self, library: Library, paper_id: str, highlights: Sequence[Highlight], text: str
     ) -> None:
-        super().__init__(text)
-        self._library = library
+        super().__init__(library, text)
         self.paper_id = paper_id
-        self._before = library.annotation(paper_id).highlights
         self._after = tuple(highlights)
 
-    def apply(self) -> None:
-        self._library.set_highlights(self.paper_id, self._after)
-
-    def revert(self) -> None:
-        self._library.set_highlights(self.paper_id, self._before)
+    def first(self) -> None:
+        self.record(lambda: self._library.set_highlights(self.paper_id, self._after))
 
 
 def new_highlight(text: str, start: int, end: int, color: str) -> Highlight | None:

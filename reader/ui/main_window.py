@@ -91,6 +91,9 @@ class MainWindow(QMainWindow):
         controller.saved_again.connect(
             lambda: self.statusBar().showMessage("All edits saved.", 10_000)
         )
+        controller.undo_kept.connect(
+            lambda msg: self.statusBar().showMessage(plain.one_line(msg), 15_000)
+        )
         transfers.message.connect(
             lambda msg: self.statusBar().showMessage(plain.one_line(msg), 10_000)
         )
@@ -194,7 +197,7 @@ class MainWindow(QMainWindow):
 
         prefs = self.controller.library.prefs
         palette = HighlightPalette(prefs.get(HIGHLIGHT_NAMES_PREF) or [])
-        palette.renamed.connect(lambda names: prefs.set(HIGHLIGHT_NAMES_PREF, list(names)))
+        palette.renamed.connect(lambda names: prefs.set_highlight_names(list(names)))
         highlights.install(self, palette)
         self.controller.library_changed.connect(
             lambda change: (

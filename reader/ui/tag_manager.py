@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from reader.core.library import Library
 from reader.ui import plain
-from reader.ui.commands import _SnapshotCommand
+from reader.ui.commands import EditCommand
 from reader.ui.controller import PaperController
 from reader.ui.theme import flat_scroll_bars
 
@@ -29,32 +29,27 @@ MAX_COLOURED = 9
 TAG_ROLE = Qt.ItemDataRole.UserRole + 20
 
 
-class RenameTagCommand(_SnapshotCommand):
+class RenameTagCommand(EditCommand):
+    """Rename a tag on every paper that has it, its colour too; undo takes back each
+    paper's tags and the colours, tag by tag, where nobody changed them since."""
+
     def __init__(self, library: Library, old: str, new: str) -> None:
-        super().__init__(library, library.papers_with_tag(old), f"Rename tag {old} to {new}")
+        super().__init__(library, f"Rename tag {old} to {new}")
         self._old, self._new = old, new
-        self._colours = dict(library.tag_colours())
 
-    def apply(self) -> None:
-        self._library.rename_tag(self._old, self._new)
-
-    def revert(self) -> None:
-        super().revert()
-        self._library.set_tag_colours(self._colours)
+    def first(self) -> None:
+        self.record(lambda: self._library.rename_tag(self._old, self._new))
 
 
-class DeleteTagCommand(_SnapshotCommand):
+class DeleteTagCommand(EditCommand):
+    """As RenameTagCommand, of taking a tag (and its colour) off every paper."""
+
     def __init__(self, library: Library, tag: str) -> None:
-        super().__init__(library, library.papers_with_tag(tag), f"Delete tag {tag}")
+        super().__init__(library, f"Delete tag {tag}")
         self._tag = tag
-        self._colours = dict(library.tag_colours())
 
-    def apply(self) -> None:
-        self._library.delete_tag(self._tag)
-
-    def revert(self) -> None:
-        super().revert()
-        self._library.set_tag_colours(self._colours)
+    def first(self) -> None:
+        self.record(lambda: self._library.delete_tag(self._tag))
 
 
 def coloured_tags(library: Library) -> list[str]:
@@ -202,17 +197,16 @@ class TagManager(QDialog):
         tag = self.current_tag()
         if not tag:
             return
-        colours = dict(self.controller.library.tag_colours())
-        if colour is None:
-            colours.pop(tag, None)
-        elif tag not in colours and len(colours) >= MAX_COLOURED:
+        colours = self.controller.library.tag_colours()
+        if colour is not None and tag not in colours and len(colours) >= MAX_COLOURED:
             QMessageBox.information(
                 self, "Tag colours", f"At most {MAX_COLOURED} tags have colours."
             )
             return
-        else:
-            colours[tag] = colour
-        self.controller.library.set_tag_colours(colours)
+        try:  # this tag's colour alone: another program's colours of others stay
+            self.controller.library.set_tag_colour(tag, colour)
+        except (ValueError, OSError) as exc:
+            self.controller.save_failed.emit(f"Colour not changed: {exc}")
 
 
 def tag_colour_map(library: Library) -> dict[str, str]:
