@@ -107,6 +107,7 @@ def _prepare(
         report.notes.extend(str(w) for w in result.warnings)
     if progress is not None and not progress(len(files), len(files)):
         raise ImportCancelled()
+    annotations = _storable(annotations, report)
     plan = plan_import(existing, records)
     if cancelled is not None and cancelled():
         raise ImportCancelled()
@@ -114,6 +115,22 @@ def _prepare(
     added = _stamped(plan.added, now_iso())
     report.added, report.updated, report.unchanged = len(added), len(plan.updated), plan.unchanged
     return PreparedImport(report, [*added, *plan.updated], annotations, plan.id_map, colours)
+
+
+def _storable(annotations: list[Annotation], report: ImportReport) -> list[Annotation]:
+    """The annotations that can be stored as they are; one that cannot (a note over
+    the limit, say) is skipped with its reason, its paper imported all the same:
+    checked here, before anything is written, not once the papers are."""
+    from reader.core.cleaning import clean_annotation
+
+    usable = []
+    for ann in annotations:
+        try:
+            usable.append(clean_annotation(ann))
+        except ValueError as exc:
+            place = f"the annotations of paper {ann.paper_id}"
+            report.skipped.append(Skipped(place, f"{exc}; the paper is imported without them"))
+    return usable
 
 
 def _stamped(papers: list[Paper], stamp: str) -> list[Paper]:

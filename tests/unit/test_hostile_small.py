@@ -415,3 +415,34 @@ def test_note_edit_removes_files_a_killed_edit_left(tmp_path: Path, edit_env) ->
     assert done.stdout == f"{pid}: note saved (6 characters)\n"
     assert sorted(os.listdir(notes)) == ["note-recent.md"]  # (one of an edit going on, maybe)
     assert _wait_for(tmp_path / "seen")[1].parent == notes
+
+
+def test_an_annotation_too_big_to_store_is_skipped_the_paper_imported(tmp_path: Path) -> None:
+    from reader.core.cleaning import MAX_NOTE_CHARS
+    from reader.importing import import_files
+    from reader.opening import open_library
+
+    source = tmp_path / "ours.json"
+    source.write_text(
+        json.dumps(
+            {
+                "format": "paper-reader",
+                "version": 1,
+                "papers": [{"id": "p1", "title": "Paper One"}, {"id": "p2", "title": "Paper Two"}],
+                "annotations": [
+                    {"paper_id": "p1", "note": "n" * (MAX_NOTE_CHARS + 1)},
+                    {"paper_id": "p2", "note": "short", "tags": ["ok"]},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    folder = tmp_path / "lib"
+    report = import_files(open_library(folder).library, [source])
+    assert (report.added, report.annotations) == (2, 1)
+    [skipped] = report.skipped
+    assert skipped.place == "the annotations of paper p1"
+    assert "over the limit" in skipped.reason
+    again = open_library(folder).library
+    assert again.annotation("p1").note == "" and "p1" in again
+    assert (again.annotation("p2").note, again.tags("p2")) == ("short", ("ok",))
