@@ -12,7 +12,7 @@ from reader.core.library import Library
 from reader.core.models import Paper
 from reader.core.normalise import normalise_title
 from reader.core.search_text import with_symbols
-from reader.core.text import plain, search_key
+from reader.core.text import plain, search_key, shown_part
 
 #: the most titles the completion popup offers
 MAX_MATCHES = 50
@@ -25,10 +25,16 @@ WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]{1,300})(?:\|[^\[\]\n]{0,300})?\]\]")
 _TEX_HINT = re.compile(r"[$\\{}*`~]|''")
 _WORD = re.compile(r"\w+")
 _NEWLINE = re.compile(b"\n")
+#: the most of a title shown (completion, backlinks) and searched: a link names at
+#: most 300 characters (WIKI_LINK), and a megabyte of title froze the window
+MAX_TITLE_CHARS = 1_000
 
 
 def plain_title(title: str) -> str:
-    """A title as shown and linked: plain text on one line."""
+    """A title as shown and linked: plain text on one line (its start only, then
+    "…", when it is longer than MAX_TITLE_CHARS)."""
+    if len(title) > MAX_TITLE_CHARS:
+        title = shown_part(title, MAX_TITLE_CHARS).rstrip() + "…"
     return " ".join((plain(title) if _TEX_HINT.search(title) else title).split())
 
 
@@ -83,7 +89,8 @@ class TitleCatalogue:
             chunk = papers[self._done : self._done + CHUNK]
             titles = [p.title if "\n" not in p.title else " ".join(p.title.split()) for p in chunk]
             # the TeX source and its symbols: "theta" and "Θ" both match $\Theta$
-            lines = [with_symbols(t) if "$" in t or "\\" in t else t for t in titles]
+            lines = [t[:MAX_TITLE_CHARS] for t in titles]  # (a longer one is never linked)
+            lines = [with_symbols(t) if "$" in t or "\\" in t else t for t in lines]
             key = search_key("\n".join(lines)).encode("utf-8", "surrogatepass")
             self._starts.append(self._size)
             self._starts.extend(self._size + m.end() for m in _NEWLINE.finditer(key))

@@ -8,7 +8,8 @@ import threading
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from reader.render.html import title_html
+from reader.core.text import shown_part
+from reader.render.html import breakable, shortened, title_html
 from reader.render.sanitize import sanitize
 
 if TYPE_CHECKING:
@@ -16,10 +17,12 @@ if TYPE_CHECKING:
 
 # Python-Markdown costs 20-70 µs per markup character and up to 130 µs per line, and
 # some input is quadratic (1 MB of **bold**: 60 s; 2,000 "[" or 500 "---" lines in
-# one paragraph: 1-2 s); Qt's layout freezes on deep nesting. Notes past these
-# limits (about 35 KB of typical Markdown) are shown as escaped plain text, which
-# keeps any note under about half a second here.
+# one paragraph: 1-2 s); Qt's layout freezes on deep nesting. Markdown is given the
+# first MAX_MARKDOWN_CHARS of a note (then a marker says it goes on); notes past
+# these limits are shown as escaped plain text, their first MAX_PLAIN_CHARS only.
 MAX_NOTE_CHARS = 100_000
+MAX_MARKDOWN_CHARS = 20_000  # plain prose: ~15 ms of Markdown, the layout as much
+MAX_PLAIN_CHARS = 20_000  # the escaped text of a longer note: ~15 ms to lay out
 MAX_MARKUP_COST = 6_000  # 1 each * _ [ ] ` | < > & # \, 4 a line, 8 an indented line
 MAX_BRACKETS_PER_BLOCK = 100  # "[" in one paragraph: link parsing is quadratic in them
 MAX_RULES_PER_BLOCK = 30  # rules and headings: each one re-scans the rest of its paragraph
@@ -54,15 +57,17 @@ def note_html(markdown_text: str) -> str:
     rendered like abstracts; `[[Title]]` links to href "paper:<quoted title>".
     Raw HTML shows as text, images as "[image: alt]", and only http, https,
     mailto and paper links survive. Hostile notes (see the limits above) are
-    shown as escaped plain text.
+    shown as escaped plain text. Of a long note only the start is rendered, then
+    a paragraph saying it was shortened; long words can break (see breakable()).
     """
     if not markdown_text.strip():
         return ""
     if len(markdown_text) > MAX_NOTE_CHARS:
         return plain_html(markdown_text)
+    shown = _markdown_part(markdown_text)
     try:
         spans: list[tuple[str, str]] = []  # (html, source) of each set-aside span
-        source = _PROTECT.sub(lambda m: _set_aside(m, spans), _MARKERS.sub("\ufffd", markdown_text))
+        source = _PROTECT.sub(lambda m: _set_aside(m, spans), _MARKERS.sub("\ufffd", shown))
         if _hostile(source):
             return plain_html(markdown_text)
         out = sanitize(
@@ -73,15 +78,38 @@ def note_html(markdown_text: str) -> str:
         )
     except Exception:  # noqa: BLE001 - TooDeep, RecursionError, a Markdown bug: never fail
         return plain_html(markdown_text)
-    return out if out.strip() else plain_html(markdown_text)
+    if not out.strip():
+        return plain_html(markdown_text)
+    return breakable(out) + _shortened_html(shown, markdown_text)
 
 
 def plain_html(text: str) -> str:
-    """`text` escaped, in paragraphs that keep its line breaks: the fallback for notes."""
-    paragraphs = [p for p in _BLOCK.split(text.strip("\n")) if p.strip()]
-    return "".join(
+    """`text` escaped, in paragraphs that keep its line breaks: the fallback for notes.
+    Its first MAX_PLAIN_CHARS only, then a paragraph saying it was shortened."""
+    shown = shown_part(text, MAX_PLAIN_CHARS)
+    paragraphs = [p for p in _BLOCK.split(shown.strip("\n")) if p.strip()]
+    out = "".join(
         f'<p style="white-space: pre-wrap">{html.escape(p, quote=False)}</p>' for p in paragraphs
     )
+    return breakable(out) + _shortened_html(shown, text)
+
+
+def _markdown_part(text: str) -> str:
+    """The start of a note given to Markdown: all of it up to MAX_MARKDOWN_CHARS, else
+    up to the last line break before that (if it is past half of it)."""
+    if len(text) <= MAX_MARKDOWN_CHARS:
+        return text
+    cut = text.rfind("\n", 0, MAX_MARKDOWN_CHARS)
+    if cut > MAX_MARKDOWN_CHARS // 2:
+        return text[: cut + 1]
+    return shown_part(text, MAX_MARKDOWN_CHARS)
+
+
+def _shortened_html(shown: str, text: str) -> str:
+    """The marker after a note shown in part ("" when all of it is shown)."""
+    if len(shown) >= len(text):
+        return ""
+    return f"<p><i>{html.escape(shortened(len(text), 'note'), quote=False)}</i></p>"
 
 
 def _hostile(text: str) -> bool:
@@ -110,7 +138,7 @@ def _set_aside(m: re.Match[str], spans: list[tuple[str, str]]) -> str:
             return source
         markup = f'<a href="paper:{quote(title, safe="")}">{html.escape(label, quote=False)}</a>'
     elif len(spans) < MAX_MATH_SPANS:
-        markup = title_html(source)  # inline, like a title: `$x^2$` -> x<sup>2</sup>
+        markup = title_html(source, limit=None)  # inline, like a title: `$x^2$` -> x<sup>2</sup>
     else:
         markup = html.escape(source, quote=False)
     spans.append((markup, source))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 if TYPE_CHECKING:
@@ -18,7 +19,8 @@ class SafeBrowser(QTextBrowser):
     """Shows our rendered HTML fragments. Every resource request (images, style
     sheets, `file:` and remote URLs) is refused; a click on an http/https/mailto
     link opens the system browser, a `paper:` link is announced, anything else
-    is ignored.
+    is ignored. A word too long for a line breaks anywhere (our HTML also has a
+    zero-width space every so often in a long run: see reader.render.html.breakable).
 
     Signals:
         paper_link_activated(str): a `paper:` link (a wiki-link in a note) was clicked.
@@ -32,6 +34,9 @@ class SafeBrowser(QTextBrowser):
         super().__init__(parent)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
+        # (QTextEdit's default, relied on: a word wider than the pane breaks, never
+        # scrolls sideways; our HTML gives long runs places to break, see above)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.anchorClicked.connect(self._on_anchor)
 
     def loadResource(self, kind: int, url: QUrl | str) -> Any:  # noqa: N802 (Qt override)

@@ -22,6 +22,9 @@ from reader.core.anchor import locate
 from reader.core.models import Highlight
 from reader.ui import plain
 
+#: the most of a highlight's comment its row shows (the whole is kept)
+MAX_SHOWN_COMMENT = 500
+
 #: colour keys as stored in Highlight.color, with how they are drawn
 COLOURS: tuple[tuple[str, str], ...] = (
     ("yellow", "#f5c211"),
@@ -133,8 +136,10 @@ class HighlightModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             quote = " ".join(h.quote.split())
             lines = [f"“{quote[:157]}…”" if len(quote) > 160 else f"“{quote}”"]
-            if h.comment.strip():
-                lines.append("    " + " ".join(h.comment.split()))
+            if h.comment.strip():  # (its start: a comment may hold 100,000 characters)
+                comment = " ".join(h.comment[:MAX_SHOWN_COMMENT].split())
+                cut = len(h.comment) > MAX_SHOWN_COMMENT
+                lines.append("    " + comment + ("…" if cut else ""))
             if row.span is None:
                 lines.append(f"    ({ORPHAN_TEXT})")
             return "\n".join(lines)

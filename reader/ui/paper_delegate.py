@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPixm
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from reader.core.models import Status
+from reader.core.text import shown_part
 
 STATUS_MARK = {Status.UNREAD: "●", Status.READING: "◐", Status.READ: "✓"}
 STATUS_COLOUR = {Status.UNREAD: "#2f7de1", Status.READING: "#d9822b", Status.READ: "#6a737d"}
@@ -28,6 +29,9 @@ TEXT_CACHE = 4_000
 LAYER_BYTES = 24 << 20
 #: where a row's texts start, from its top left
 PADDING = QPoint(8, 4)
+#: the most of a title or of the authors laid out in a row (then elided to its width):
+#: more than the widest row holds, and eliding a megabyte took seconds
+MAX_ROW_CHARS = 500
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -79,6 +83,7 @@ class PaperDelegate(QStyledItemDelegate):
             title, authors, status, tags = row(index.row())
         else:  # any other model: its display text only
             title, authors, status, tags = str(index.data() or ""), "", Status.UNREAD, ()
+        title, authors = row_text(title), row_text(authors)
         painter.save()
         super().paint(painter, option, index)  # background, selection, focus: initStyleOption()
         # the view's selection, not option.state: a QStyle flag, and QStyle is 45M
@@ -308,6 +313,14 @@ class PaperDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802 (Qt override)
         return QSize(200, row_height(option.font))
+
+
+def row_text(text: str) -> str:
+    """`text` as a row lays it out: at most MAX_ROW_CHARS characters, the last one
+    "…" when it was cut (so that cutting again changes nothing)."""
+    if len(text) <= MAX_ROW_CHARS:
+        return text
+    return shown_part(text, MAX_ROW_CHARS - 1).rstrip() + "…"
 
 
 def _text_width(rect: QRect, fonts: _Fonts) -> int:

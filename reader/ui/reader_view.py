@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.models import Annotation, Paper, Status
+from reader.core.text import shown_part
 from reader.render import abstract_html, title_html
-from reader.render.html import escape
+from reader.render.html import MAX_ABSTRACT_CHARS, breakable, escape
 from reader.ui import resources
 from reader.ui.browser import ReadingBrowser
 from reader.ui.note_editor import NoteEditor
@@ -51,8 +52,17 @@ in the abstract: select text, then <b>1</b>–<b>4</b> highlight · <b>h</b> col
 
 
 #: longer abstracts are shown cut (a 10 MB one took 9 s to lay out)
-MAX_SHOWN_ABSTRACT = 50_000
+MAX_SHOWN_ABSTRACT = MAX_ABSTRACT_CHARS
 MAX_SHOWN_AUTHORS = 200
+#: the most of the authors' names laid out, and of one name, of the venue, the
+#: presentation (imports may bring megabytes in any field)
+MAX_SHOWN_AUTHORS_CHARS = 5_000
+MAX_SHOWN_FIELD_CHARS = 300
+#: a longer link is not a paper page (and is no link we would follow: see safe_href)
+MAX_LINK_CHARS = 4_096
+#: the most places a search's words are marked in the pane (a mark costs ~15 µs to
+#: lay out, and a one-letter search in a shown part of 50,000 letters found each one)
+MAX_MARKS = 1_000
 
 
 #: rendered papers kept: the neighbours prepared while idle, and j/k back and forth
@@ -67,20 +77,19 @@ def paper_html(paper: Paper) -> str:
     year = str(paper.year or "")
     if year and year in paper.venue:
         year = ""  # "ICML 2025 · 2025" says it twice
-    meta = [escape(x) for x in (paper.venue, year, paper.presentation) if x]
-    if paper.url.lower().startswith(("http://", "https://")):
+    meta = [breakable(escape(_field(x))) for x in (paper.venue, year, paper.presentation) if x]
+    if paper.url.lower().startswith(("http://", "https://")) and len(paper.url) <= MAX_LINK_CHARS:
         meta.append(f'<a href="{escape(paper.url, quote=True)}">Paper page ↗</a>')
-    authors = escape(", ".join(paper.authors[:MAX_SHOWN_AUTHORS]))
-    if len(paper.authors) > MAX_SHOWN_AUTHORS:
-        authors += f" and {len(paper.authors) - MAX_SHOWN_AUTHORS:,} more"
-    authors = authors or "<i>Unknown authors</i>"
+    authors = breakable(escape(_authors(paper.authors))) or "<i>Unknown authors</i>"
     text = paper.abstract
     if len(text) > MAX_SHOWN_ABSTRACT:
         # laying out megabytes freezes the window for seconds: show the start only
+        shown = shown_part(text, MAX_SHOWN_ABSTRACT)
         abstract = (
-            abstract_html(text[:MAX_SHOWN_ABSTRACT])
-            + f"<p><i>… the abstract goes on for {len(text) - MAX_SHOWN_ABSTRACT:,} more "
-            "characters (right-click → Copy Abstract for all of it).</i></p>"
+            abstract_html(shown)
+            + f"<p><i>… the abstract goes on for {len(text) - len(shown):,} more characters "
+            f"(text shortened for display: {len(text):,} characters in total; "
+            "right-click → Copy Abstract for all of it).</i></p>"
         )
     else:
         abstract = abstract_html(text) if text.strip() else "<p><i>No abstract.</i></p>"
@@ -95,6 +104,29 @@ def paper_html(paper: Paper) -> str:
         f'<p style="color: gray">{" · ".join(meta)}</p>'
         f'<div style="line-height: 145%">{abstract}</div>'
     )
+
+
+def _field(text: str) -> str:
+    """A field of the header as shown: at most MAX_SHOWN_FIELD_CHARS of it."""
+    shown = shown_part(text, MAX_SHOWN_FIELD_CHARS)
+    return shown if len(shown) == len(text) else shown.rstrip() + "…"
+
+
+def _authors(names: Sequence[str]) -> str:
+    """The authors as shown: the first MAX_SHOWN_AUTHORS names (each one cut, as
+    fields are), as many as fit in MAX_SHOWN_AUTHORS_CHARS, then how many more."""
+    shown: list[str] = []
+    size = 0
+    for full in names[:MAX_SHOWN_AUTHORS]:
+        name = _field(full)
+        size += len(name) + 2
+        if shown and size > MAX_SHOWN_AUTHORS_CHARS:
+            break
+        shown.append(name)
+    out = ", ".join(shown)
+    if len(names) > len(shown):
+        out += f" and {len(names) - len(shown):,} more"
+    return out
 
 
 class ReaderPane(QStackedWidget):
@@ -222,9 +254,10 @@ class ReaderPane(QStackedWidget):
         """The empty state when the search and facets leave no paper."""
         self.note_editor.flush()
         self._paper = None
+        shown = breakable(escape(_field(query)))  # (a query may be a megabyte pasted)
         self._show_empty(
             '<div align="center" style="margin-top: 48px">'
-            f'<p style="font-size: x-large">No paper matches “{escape(query)}”</p>'
+            f'<p style="font-size: x-large">No paper matches “{shown}”</p>'
             "<p>Clear the search box or the chosen facets to see every paper.</p></div>"
         )
 
@@ -283,7 +316,7 @@ class ReaderPane(QStackedWidget):
             fmt.setBackground(QColor(255, 214, 10, 140))
             text = doc.toRawText()  # a character a position, as cursors count them (UTF-16)
             position = _utf16_positions(text)
-            for start, end in mark_spans(text, terms):
+            for start, end in _joined(mark_spans(text, terms, MAX_MARKS)):
                 mark = QTextEdit.ExtraSelection()
                 mark.cursor = QTextCursor(doc)
                 mark.cursor.setPosition(position(start))
@@ -363,6 +396,18 @@ class ReaderPane(QStackedWidget):
         if annotation.highlights or self._highlight_panel is not None:
             text = self.browser.toPlainText() if annotation.highlights else ""
             self.highlight_panel.set_highlights(annotation.highlights, text)
+
+
+def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted `spans` with those that touch or overlap made one (one mark, not
+    thousands, for "w" in "wwww…")."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _utf16_positions(text: str) -> Callable[[int], int]:
