@@ -220,12 +220,10 @@ class Highlighter(QObject):
             return
         quote = " ".join(target.quote.split())
         short = quote if len(quote) <= 60 else quote[:57] + "…"
-        text, ok = QInputDialog.getText(
-            self._pane,
-            "Highlight Comment",
-            plain.html(f"Comment on “{short}”:"),
-            QLineEdit.EchoMode.Normal,
-            target.comment,
+        # (a box of lines: a one-line field holds at most 32,767 characters, and would
+        # cut a longer comment, an imported one say, when saved)
+        text, ok = QInputDialog.getMultiLineText(
+            self._pane, "Highlight Comment", plain.html(f"Comment on “{short}”:"), target.comment
         )
         if ok and text != target.comment:
             changed = replace(target, comment=text.strip())

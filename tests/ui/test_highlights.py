@@ -183,11 +183,11 @@ def test_comment_by_key_is_listed_and_found_by_search(qtbot, app, hl, monkeypatc
     lib = app.controller.library
     asked = []
 
-    def get_text(parent, title, label, echo, text):
+    def get_text(parent, title, label, text):
         asked.append((label, text))
         return "contradicts the scaling story", True
 
-    monkeypatch.setattr(QInputDialog, "getText", get_text)
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", get_text)
     select_text(qtbot, w, QUOTE)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_1)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_C)
@@ -202,7 +202,7 @@ def test_comment_by_key_is_listed_and_found_by_search(qtbot, app, hl, monkeypatc
 def test_list_keys_comment_delete_and_choose(qtbot, app, hl, monkeypatch):
     w = app.window
     lib = app.controller.library
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a: ("why?", True))
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a: ("why?", True))
     first = select_text(qtbot, w, "knowledge distillation", nth=0)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_1)
     select_text(qtbot, w, QUOTE)
@@ -285,7 +285,7 @@ def test_palette_names_given_at_install_are_used():
 def test_highlights_are_exported_with_the_paper(qtbot, app, hl, monkeypatch):
     w = app.window
     lib = app.controller.library
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a: ("a costly method", True))
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a: ("a costly method", True))
     select_text(qtbot, w, QUOTE)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_1)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_C)
@@ -338,3 +338,28 @@ def test_highlight_model_passes_qt_model_tester(qtmodeltester):
         ]
     )
     qtmodeltester.check(model, force_py=True)
+
+
+def test_a_comment_longer_than_a_line_field_holds_is_kept_whole(qtbot, app, hl):
+    from dataclasses import replace
+
+    from PySide6.QtCore import QTimer
+
+    w = app.window
+    lib = app.controller.library
+    select_text(qtbot, w, QUOTE)
+    qtbot.keyClick(w.pane.browser, Qt.Key.Key_1)
+    [h] = lib.annotation(DA_KD).highlights
+    long_comment = "why " * 10_000  # 40,000 characters: a QLineEdit keeps 32,767
+    lib.set_highlights(DA_KD, [replace(h, comment=long_comment.strip())])
+    seen = []
+
+    def accept() -> None:
+        dialog = next(d for d in QApplication.topLevelWidgets() if isinstance(d, QInputDialog))
+        seen.append(len(dialog.textValue()))
+        dialog.accept()
+
+    QTimer.singleShot(0, accept)
+    w.highlighter.comment(h.id)
+    assert seen == [len(long_comment.strip())]
+    assert lib.annotation(DA_KD).highlights[0].comment == long_comment.strip()
