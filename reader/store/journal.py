@@ -224,8 +224,11 @@ class Journal:
         except OSError as exc:
             raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
         try:
-            found = self._scan(read_all(fd))
+            # the signature before the bytes: read without the lock (on opening), a
+            # save appended meanwhile must leave the journal looking changed since
+            # (changed()), not seen; lines read beyond the signature are only read again
             sig = stat_signature(os.fstat(fd))
+            found = self._scan(read_all(fd))
         except OSError as exc:
             raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
         finally:

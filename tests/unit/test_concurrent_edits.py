@@ -280,3 +280,29 @@ def test_three_command_lines_tagging_one_paper_25_times_lose_no_tag(library_dir)
     assert set(fresh(library_dir).tags(target)) == {
         f"w{k}c{i}" for k in range(3) for i in range(25)
     }
+
+
+def test_a_save_landing_while_the_journal_is_read_unlocked_is_not_lost(library_dir, monkeypatch):
+    """Opening reads the journal without the lock. Another program's save appended
+    between reading its bytes and taking its signature must not be taken as seen:
+    the next edit would then not catch up with it and write tags without it."""
+    from reader.store import journal
+
+    b = fresh(library_dir)
+    target = b.paper_ids()[0]
+    b.add_tags([target], ["first"])  # (a journal to read)
+    read_all, busy = journal.read_all, []
+
+    def read_then_another_saves(fd):
+        raw = read_all(fd)
+        if not busy:
+            busy.append(True)
+            b.add_tags([target], ["b"])  # lands after the read, before the signature
+        return raw
+
+    monkeypatch.setattr(journal, "read_all", read_then_another_saves)
+    a = fresh(library_dir)  # a's copy: "first" only
+    monkeypatch.setattr(journal, "read_all", read_all)
+    assert busy
+    a.add_tags([target], ["a"])
+    assert set(fresh(library_dir).tags(target)) == {"first", "b", "a"}
