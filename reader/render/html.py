@@ -13,8 +13,9 @@ from reader.core.text import shown_part
 #: word ~60 ms, 20,000 ~30 ms): the rest is left out, with a marker saying so (the
 #: stored abstract is whole). Ten pages: real abstracts are a tenth of it.
 MAX_ABSTRACT_CHARS = 20_000
-#: the most of a title laid out: a thousand characters of heading fill the pane
-MAX_TITLE_CHARS = 1_000
+#: the most of a title laid out (real ones stay under 300 characters): a thousand
+#: characters of heading fill the pane, the abstract out of sight
+MAX_TITLE_CHARS = 500
 #: the longest run of characters with nowhere to break a line between them that Qt is
 #: given: Qt looks along the rest of such a run for each line it lays out (quadratic:
 #: a 50,000-character word took 0.5 s, a million ones minutes). A zero-width space,
