@@ -48,6 +48,16 @@ def library(opened):
 
 
 @pytest.fixture
+def two(library_dir: Path):
+    """Two libraries on one folder, as two programs would have it open: (a, b, the ids)."""
+    from tests.helpers.libraries import fresh
+
+    a = fresh(library_dir)
+    b = fresh(library_dir)
+    return a, b, a.paper_ids()
+
+
+@pytest.fixture
 def small_min(monkeypatch: pytest.MonkeyPatch):
     """Catalogues of 10 papers and more count as big (the sample's 19 get a snapshot),
     7 papers a chunk. Returns reader.store.snapshot."""

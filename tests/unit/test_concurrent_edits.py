@@ -14,21 +14,9 @@ import pytest
 
 from reader.core.library import SaveFailed
 from reader.core.models import Highlight, Status
-from reader.opening import open_library
+from tests.helpers.libraries import fresh
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def fresh(library_dir: Path):
-    return open_library(library_dir).library
-
-
-@pytest.fixture
-def two(library_dir):
-    """Two libraries on one folder, as two programs would have it open."""
-    a = fresh(library_dir)
-    b = fresh(library_dir)
-    return a, b, a.paper_ids()
 
 
 def test_tags_added_by_two_stale_copies_are_both_kept(library_dir, two):

@@ -4,25 +4,9 @@ changed it since; what another writer changed stays, and is told (Kept)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from reader.core.edits import Kept
 from reader.core.models import Highlight, Status
-from reader.opening import open_library
-
-
-def fresh(library_dir: Path):
-    return open_library(library_dir).library
-
-
-@pytest.fixture
-def two(library_dir):
-    """Two libraries on one folder, as two programs would have it open."""
-    a = fresh(library_dir)
-    b = fresh(library_dir)
-    return a, b, a.paper_ids()
+from tests.helpers.libraries import fresh
 
 
 def test_undo_of_a_status_leaves_another_programs_note_and_tag(library_dir, two):
