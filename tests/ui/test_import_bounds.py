@@ -118,10 +118,10 @@ def test_cancel_ends_an_import_within_a_second(qtbot, make_app, tmp_path, slow_p
     qtbot.waitUntil(parsing.is_set, timeout=WAIT_MS)
     progress = transfers.progress
     progress.show()
-    clicked = time.monotonic()
     qtbot.mouseClick(progress.findChild(QPushButton), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: bool(failures), timeout=WAIT_MS)
-    assert time.monotonic() - clicked < 1.0
+    # ended by the click itself, the worker still held in the parser (no clock read:
+    # these machines are shared; what matters is that nothing waits for the worker)
+    assert failures == ["Import cancelled; nothing was changed."] and not release.is_set()
     assert failures == ["Import cancelled; nothing was changed."] and transfers.task is None
     # the next import runs at once, the cancelled one still in its parser
     transfers.import_files([SEED_TEXT])
