@@ -21,9 +21,9 @@ def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None
 
 
 def _backups(args: argparse.Namespace) -> Any:
-    from reader.store.backups import Backups
+    from reader.store.files import LibraryFolder
 
-    return Backups(paths.data_dir(args.data_dir))
+    return LibraryFolder(paths.data_dir(args.data_dir)).backups  # (this device's)
 
 
 def cmd_backup(lib: Library, args: argparse.Namespace) -> None:

@@ -12,6 +12,7 @@ from reader.core import collector
 from reader.core.library import Library
 from reader.core.models import Paper
 from reader.store.files import ANNOTATIONS_FILE, LibraryFolder
+from reader.store.legacy import migrate_legacy
 from reader.store.migrations import migrate
 from reader.store.recovery import recover
 from reader.store.storage import StorageError
@@ -79,7 +80,11 @@ def open_library(folder: Path, *, seed: bool = True, defer_snapshot: bool = Fals
 
 def _open(folder: Path, seed: bool, defer_snapshot: bool) -> OpenedLibrary:
     store = LibraryFolder(folder, defer_snapshot=defer_snapshot)
-    messages = recover(store)
+    try:
+        moved = migrate_legacy(store)
+    except StorageError as exc:  # the old files stay where they are: tried again next time
+        moved = [f"The annotations of an earlier version could not be moved: {exc}"]
+    messages = [*moved, *recover(store)]
     notices = []
     read_only = store.read_only()
     if read_only:

@@ -8,6 +8,9 @@ from pathlib import Path
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.pop("READER_DATA_DIR", None)
+# every test program is one device (its files: devices/this-device/), never one made
+# in ~/.config; tests of several devices name theirs
+os.environ["READER_DEVICE_ID"] = "this-device"
 # snapshots of big catalogues (reader.store.snapshot) go to a throwaway folder, never ~/.cache
 os.environ["READER_CACHE_DIR"] = tempfile.mkdtemp(prefix="reader-test-cache-")
 

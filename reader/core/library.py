@@ -88,7 +88,9 @@ class LibraryStore(Protocol):
     def reload_annotations(self) -> dict[str, Annotation] | None:
         """The annotations as now on disk if another process changed them, else None."""
 
-    def update(self, compute: Callable[[CaughtUp], Changes]) -> None:
+    def update(
+        self, compute: Callable[[CaughtUp], Changes]
+    ) -> Mapping[str, Annotation | None] | None:
         """Holding the lock: catch up with what other processes saved, hand that to
         `compute`, and durably write the field changes it returns as one save (none:
         nothing is written). A store without it: compute(NOTHING_NEW), then
@@ -445,7 +447,9 @@ class Library:
 
         failure: OSError | None = None
         try:
-            self._write(compute)
+            shown = self._write(compute)
+            if shown:  # as the store merged them with other devices' (tag order, times)
+                edit = self._adopt(shown, edit)
         except OSError as exc:  # StorageError is an OSError; core cannot name it
             failure = exc
         if failure is not None and not ran:
@@ -478,14 +482,53 @@ class Library:
             note_fields(unsaved, pid, names)
         return applied, was
 
-    def _write(self, compute: Callable[[CaughtUp], Changes]) -> None:
+    def _write(self, compute: Callable[[CaughtUp], Changes]) -> Mapping[str, Annotation | None]:
+        """Write what `compute` works out; the annotations written as the store now
+        has them, if it says (merged with other devices' records)."""
         update = getattr(self._store, "update", None)
         if update is not None:
-            update(compute)
-            return
+            return update(compute) or {}
         changes = compute(NOTHING_NEW)
         if changes:
             self._store.write_annotations(changes)
+        return {}
+
+    def _adopt(self, shown: Mapping[str, Annotation | None], edit: Edit) -> Edit:
+        """Take the annotations as the store shows them after a write; `edit` with
+        them as its after."""
+        annotations = self._annotations
+        for pid, ann in shown.items():
+            if ann is None:
+                annotations.pop(pid, None)
+            else:
+                annotations[pid] = ann
+        if not any(pid in shown for pid in edit.papers):
+            return edit
+        papers = {
+            pid: (was, shown[pid] if pid in shown else made)
+            for pid, (was, made) in edit.papers.items()
+        }
+        return Edit(papers, edit.tables)
+
+    def note_conflicts(self, paper_id: str) -> list[Any]:
+        """The versions of a paper's note in conflict with the one shown (written on
+        another computer before the two synced): each with .device, .at, .text."""
+        get = getattr(self._store, "note_conflicts", None)
+        return list(get(paper_id)) if get is not None else []
+
+    def resolve_note(self, paper_id: str, text: str) -> None:
+        """Settle a note conflict: `text` (the user's merge, or the version kept)
+        becomes the note on every computer; the conflicting versions are gone."""
+        resolve = getattr(self._store, "resolve_note", None)
+        if resolve is None:
+            self.set_note(paper_id, text)
+            return
+        ann = resolve(paper_id, text)
+        if ann is None:
+            self._annotations.pop(paper_id, None)
+        else:
+            self._annotations[paper_id] = ann
+        self._announce(Change(frozenset({paper_id}), frozenset({"note"})))
 
     def _take(self, caught: CaughtUp) -> tuple[set[str], bool]:
         """Take in what other processes saved (see CaughtUp); the papers it changed and
@@ -568,6 +611,9 @@ class Library:
             with collector.paused():
                 self._apply(self._pending)
         changed = {pid for pid in set(fresh) | set(before) if fresh.get(pid) != before.get(pid)}
+        conflicts = getattr(self._store, "take_conflict_changes", None)
+        if conflicts is not None:  # a note's conflicting versions came or went
+            changed |= conflicts()
         if not changed and not prefs_changed:
             return None
         change = Change(

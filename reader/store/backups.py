@@ -85,9 +85,14 @@ class Backups:
         clock: Callable[[], dt.datetime] | None = None,
         fold: Callable[[], object] | None = None,
         tell: Callable[[str], None] | None = None,
+        source: Path | None = None,
+        into: Path | None = None,
     ) -> None:
         self.folder = folder
-        self.dir = folder / BACKUPS_DIR
+        #: backups/<device>/ of a device's annotations.json (`source`); the defaults are
+        #: those of a library of an earlier release (backups/, annotations.json)
+        self.dir = into or folder / BACKUPS_DIR
+        self._source = source or folder / ANNOTATIONS_FILE
         self.keep = keep
         self._lock = lock or make_lock(folder)
         self._now = clock or (lambda: utc_now())  # looked up when called: patchable
@@ -101,11 +106,11 @@ class Backups:
         def write(doc: dict[str, object]) -> None:
             atomic_write(self.source, dump_json(doc, indent=True))
 
-        fold(Journal(self.folder), lambda: load_document(self.source), write)
+        fold(Journal(self.source.parent), lambda: load_document(self.source), write)
 
     @property
     def source(self) -> Path:
-        return self.folder / ANNOTATIONS_FILE
+        return self._source
 
     def list(self) -> list[BackupInfo]:
         """The backups, newest (highest sequence number) first; files that are not
@@ -174,7 +179,7 @@ class Backups:
                 raw: bytes | None = self.source.read_bytes()
             except FileNotFoundError:
                 raw = None
-            _, found = Journal(self.folder).read()
+            _, found = Journal(self.source.parent).read()
             if found.changes:  # (the good lines of a damaged journal: the next fold moves it)
                 doc = {} if raw is None else parse_document(self.source, raw)
                 table = doc.setdefault("annotations", {})
@@ -208,7 +213,7 @@ class Backups:
             try:
                 self._fold()
             except DamagedFileError:
-                journal = Journal(self.folder)
+                journal = Journal(self.source.parent)
                 if journal.path.exists():
                     move_aside(journal.path, "before-restore", stamp_now())
             try:
@@ -261,15 +266,17 @@ class Backups:
         none or to a file) is moved aside, never deleted, and the user told."""
         if self.dir.is_dir():
             return
-        if os.path.lexists(self.dir):
-            aside = move_aside(self.dir, "not-a-folder", stamp_now())
-            if self._tell is not None:
-                self._tell(
-                    f"{self.dir} was not a folder: it was moved aside as {aside}, "
-                    "and a backups folder made in its place."
-                )
+        # backups/ itself, then backups/<device>/
+        for place in dict.fromkeys((self.folder / BACKUPS_DIR, self.dir)):
+            if os.path.lexists(place) and not place.is_dir():
+                aside = move_aside(place, "not-a-folder", stamp_now())
+                if self._tell is not None:
+                    self._tell(
+                        f"{place} was not a folder: it was moved aside as {aside}, "
+                        "and a backups folder made in its place."
+                    )
         try:
-            self.dir.mkdir(exist_ok=True)
+            self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StorageError(f"{self.dir}: cannot make the backups folder ({exc})") from exc
 

@@ -5,17 +5,21 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tinydb import TinyDB
 from tinydb.table import Table
 
+from reader.core import crdt
+from reader.core.hlc import Clock
 from reader.core.library import NOTHING_NEW, CaughtUp
 from reader.core.models import Annotation, Paper
 from reader.store import journal
 from reader.store.catalogue import Catalogue, annotation_from
+from reader.store.device import DEVICES_DIR, device_id
+from reader.store.devices import DeviceData, Others, conflict_copies, join_into, join_tables
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, decode, replayed
 from reader.store.locking import LOCK_FILE, LibraryLock, Timeout, make_lock, run_locked
 from reader.store.migrations import SCHEMA_VERSION
@@ -81,6 +85,30 @@ def _damage(path: Path) -> str | None:
     return None
 
 
+def _has_open(records: Sequence[tuple[str, crdt.Record]]) -> bool:
+    """Whether a device's record keeps an older note version open (in conflict)."""
+    return any(type(r.get("note")) is dict and r["note"].get("open") for _, r in records)
+
+
+def _fields(ann: Annotation | None) -> dict[str, Any] | None:
+    return ann.to_dict() if ann is not None else None
+
+
+def read_device_copy(path: Path) -> dict[str, Any] | None:
+    """A syncer's conflict copy of a device's annotations.json (or journal) as a
+    document; None if it is not whole yet."""
+    if path.name.endswith(".journal"):
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        return {"annotations": replayed({}, journal.scan(raw).changes)}
+    try:
+        return parse_document(path, path.read_bytes())
+    except (OSError, DamagedFileError):
+        return None
+
+
 def _matched(held: list[bytes], lines: list[bytes]) -> tuple[int, list[bytes]]:
     """Match the journal lines `held` (in order) in the journal's `lines`, others'
     lines between them: how many held are missing, and the lines not held."""
@@ -121,8 +149,16 @@ class LibraryFolder:
     Annotation saves are lines appended to annotations.journal (see journal.py),
     folded into annotations.json now and then."""
 
-    def __init__(self, folder: Path, *, defer_snapshot: bool = False) -> None:
+    def __init__(
+        self, folder: Path, *, defer_snapshot: bool = False, device: str | None = None
+    ) -> None:
         self.folder = folder
+        #: this device (see reader.store.device): it writes devices/<device>/ only
+        try:
+            self.device = device or device_id()
+        except ValueError as exc:  # a READER_DEVICE_ID that is no folder name
+            raise StorageError(str(exc)) from exc
+        self.device_dir = folder / DEVICES_DIR / self.device
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -131,9 +167,11 @@ class LibraryFolder:
             ) from exc
         if not folder.is_dir():
             raise StorageError(f"{folder}: not a folder")
+        with contextlib.suppress(OSError):  # (a read-only folder: nothing is written)
+            self.device_dir.mkdir(parents=True, exist_ok=True)
         self._lock = make_lock(folder)
         self._papers_db = _open_db(folder / PAPERS_FILE, indent=False)
-        self._ann_db = _open_db(folder / ANNOTATIONS_FILE, indent=True)
+        self._ann_db = _open_db(self.device_dir / ANNOTATIONS_FILE, indent=True)
         #: files found damaged that could not be moved aside: read as empty, never written
         self.unreadable: set[str] = set()
         #: problems met while loading (records that could not be read), for the user
@@ -146,7 +184,23 @@ class LibraryFolder:
         #: window writes it after its first paint) instead of written by load_papers()
         self._catalogue = Catalogue(folder / PAPERS_FILE, defer_snapshot=defer_snapshot)
         #: annotations.journal: the saves not yet folded into annotations.json
-        self._journal = Journal(folder)
+        self._journal = Journal(self.device_dir)
+        #: the other devices' records, this device's clock, this device's records as
+        #: last loaded (or since written by us), and the library the user sees: every
+        #: device's records merged (reader.core.crdt)
+        self._others = Others(folder, self.device)
+        self._clock = Clock(self.device)
+        self._own: dict[str, crdt.Record] = {}
+        self._other_data: dict[str, DeviceData] = {}
+        self._merged: dict[str, Annotation] = {}
+        #: per paper its note's conflicting versions (none: not there), and the papers
+        #: whose conflicting versions changed since take_conflict_changes()
+        self._conflicts: dict[str, tuple[crdt.Version, ...]] = {}
+        self._conflicts_news: set[str] = set()
+        #: another device's small tables (tag colours, ...) changed since last handed over
+        self._tables_news = False
+        #: update() caught up under the lock it holds: write_annotations() need not
+        self._caught = False
         #: annotations.json as last loaded (or since rewritten by us alone)
         self._ann_seen: Signature | None = None
         #: what this process holds of annotations.json (None: nothing loaded yet): the
@@ -171,7 +225,7 @@ class LibraryFolder:
 
     @property
     def annotations_path(self) -> Path:
-        return self.folder / ANNOTATIONS_FILE
+        return self.device_dir / ANNOTATIONS_FILE
 
     @property
     def journal_path(self) -> Path:
@@ -186,7 +240,14 @@ class LibraryFolder:
         """The Backups of this folder, sharing its lock."""
         from reader.store.backups import Backups
 
-        return Backups(self.folder, lock=self._lock, fold=self._fold_told, tell=self._note)
+        return Backups(
+            self.folder,
+            lock=self._lock,
+            fold=self._fold_told,
+            tell=self._note,
+            source=self.annotations_path,
+            into=self.folder / BACKUPS_DIR / self.device,
+        )
 
     def read_only(self) -> str | None:
         """Why this library cannot be saved (read-only folder or file), or None."""
@@ -203,8 +264,11 @@ class LibraryFolder:
         try:
             with self._lock.acquire(timeout=0):
                 removed = remove_stale_temp_files(self.folder)
-                if (self.folder / BACKUPS_DIR).is_dir():
-                    removed += remove_stale_temp_files(self.folder / BACKUPS_DIR)
+                if self.device_dir.is_dir():
+                    removed += remove_stale_temp_files(self.device_dir)
+                for backups in (self.folder / BACKUPS_DIR, self.folder / BACKUPS_DIR / self.device):
+                    if backups.is_dir():
+                        removed += remove_stale_temp_files(backups)
                 return removed
         except (Timeout, OSError):
             return []
@@ -253,9 +317,13 @@ class LibraryFolder:
         return self._catalogue.snapshot_left()
 
     def load_annotations(self) -> dict[str, Annotation]:
-        """annotations.json with the journal's saves applied."""
+        """The library's annotations: this device's annotations.json with its
+        journal's saves applied, merged with every other device's records."""
         if ANNOTATIONS_FILE in self.unreadable:
             return {}
+        if conflict_copies(self.device_dir) and self.read_only() is None:
+            with contextlib.suppress(StorageError, Timeout):
+                self.locked(self._absorb_copies_locked)
         storage = self._ann_db.storage
         document = storage.read() or {}
         table = document.get("annotations", {})
@@ -267,13 +335,122 @@ class LibraryFolder:
         self._held, self._held_lines = document, list(lines)
         self._reread = False
         self._asides = self._aside_names()
-        out, problems = {}, list[str]()
-        for doc_id, doc in table.items():
-            ann = annotation_from(doc_id, doc, problems)
-            out[ann.paper_id] = ann
+        self._own = dict(table) if isinstance(table, dict) else {}
+        self._other_data, _ = self._others.load()
+        self._merged = {}
+        pids = set(self._own).union(
+            self._conflicts, *(d.records for d in self._other_data.values())
+        )
+        self._merge(pids)
+        return dict(self._merged)
+
+    def _records_of(self, pid: str) -> list[tuple[str, crdt.Record]]:
+        """Every device's record of paper `pid`, this device's first."""
+        out = []
+        own = self._own.get(pid)
+        if type(own) is dict:
+            out.append((self.device, own))
+        for device, data in self._other_data.items():
+            record = data.records.get(pid)
+            if type(record) is dict:
+                out.append((device, record))
+        return out
+
+    def _merge(self, pids: Iterable[str]) -> set[str]:
+        """Merge the records of `pids` into the library as the user sees it; the
+        papers whose annotation changed."""
+        merged, see, problems = self._merged, self._clock.see, list[str]()
+        conflicts = self._conflicts
+        changed = set()
+        for pid in pids:
+            records = self._records_of(pid)
+            for _, record in records:
+                see(crdt.max_stamp(record))
+            fields = crdt.view(records)
+            ann = annotation_from(pid, fields, problems) if fields is not None else None
+            if any(crdt.misshapen(record) for _, record in records):
+                problems.append(
+                    f"annotation of {pid}: some fields could not be read and are ignored."
+                )
+            if ann is None:
+                if merged.pop(pid, None) is not None:
+                    changed.add(pid)
+            elif merged.get(pid) != ann:
+                merged[pid] = ann
+                changed.add(pid)
+            if len(records) > 1 or _has_open(records) or pid in conflicts:
+                now = tuple(crdt.note_state(records)[1])
+                if now != conflicts.get(pid, ()):
+                    if now:
+                        conflicts[pid] = now
+                    else:
+                        del conflicts[pid]
+                    changed.add(pid)
+                    self._conflicts_news.add(pid)
         for problem in problems:
             self._note(problem)
-        return out
+        return changed
+
+    def take_conflict_changes(self) -> set[str]:
+        """The papers whose note's conflicting versions changed since last asked."""
+        news, self._conflicts_news = self._conflicts_news, set()
+        return news
+
+    def _take_others(self) -> set[str]:
+        """Read the other devices' files that changed; the papers whose annotation
+        changed with them."""
+        before = self._other_data
+        self._other_data, devices = self._others.load()
+        pids: set[str] = set()
+        for device in devices:
+            old = before.get(device, DeviceData({}, {}))
+            new = self._other_data.get(device, DeviceData({}, {}))
+            if old.tables != new.tables:
+                self._tables_news = True
+            pids.update(
+                pid
+                for pid in old.records.keys() | new.records.keys()
+                if old.records.get(pid) != new.records.get(pid)
+            )
+        return self._merge(pids)
+
+    def note_conflicts(self, pid: str) -> list[crdt.Version]:
+        """The versions of paper `pid`'s note in conflict with the one shown."""
+        return list(self._conflicts.get(pid, ()))
+
+    def _absorb_copies_locked(self) -> None:
+        """Fold a syncer's conflict copies of this device's own files into its
+        annotations.json and move them into backups/. Call it holding the lock."""
+        names = conflict_copies(self.device_dir)
+        if not names:
+            return
+        copies = {}
+        for name in names:
+            data = read_device_copy(self.device_dir / name)
+            if data is not None:  # else not whole yet: next time
+                copies[name] = data
+
+        def mutate(doc: dict[str, Any]) -> None:
+            records = doc.setdefault("annotations", {})
+            for data in copies.values():
+                join_into(records, data.get("annotations") or {})
+                tables = {n: t for n, t in doc.items() if n not in ("annotations", "_meta")}
+                join_tables(tables, data)
+                doc.update(tables)
+
+        if copies:
+            self._fold_told(mutate)
+            self._reread = True
+            aside = self.folder / BACKUPS_DIR / self.device / "sync-conflicts"
+            aside.mkdir(parents=True, exist_ok=True)
+            from reader.store.backups import stamp_now
+
+            for name in copies:
+                os.replace(self.device_dir / name, aside / f"{stamp_now()}-{name}")
+            self._note(
+                f"Merged {len(copies)} conflict copies a file syncer left in {self.device_dir} "
+                f"(kept in {aside})."
+            )
 
     def reload_annotations(self) -> dict[str, Annotation] | None:
         """The annotations as now on disk if another program changed them, else None.
@@ -282,8 +459,17 @@ class LibraryFolder:
         the user told (take_problems). None too if the lock is busy (next time, then)."""
         if ANNOTATIONS_FILE in self.unreadable:
             return None
-        if path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed():
-            return None
+        own_same = (
+            path_signature(self.annotations_path) == self._ann_seen
+            and not self._journal.changed()
+            and not conflict_copies(self.device_dir)
+        )
+        if own_same:
+            if not self._others.changed():
+                return None
+            self._take_others()
+            self._tables_news = False  # (the library reads its settings again now)
+            return dict(self._merged)  # another device's edits: nothing to write back
         if self.read_only() is not None:  # nothing can be written back: shown as it is
             return self.load_annotations()
         try:
@@ -304,7 +490,7 @@ class LibraryFolder:
         """The names of annotations.json's damaged copies in the folder (see recovery)."""
         prefix = ANNOTATIONS_FILE + ".damaged-"
         try:
-            with os.scandir(self.folder) as entries:
+            with os.scandir(self.device_dir) as entries:
                 return frozenset(e.name for e in entries if e.name.startswith(prefix))
         except OSError:
             return frozenset()
@@ -372,7 +558,7 @@ class LibraryFolder:
         elif recovered:
             told.append(
                 f"{path.name} was found damaged by another program, which kept the damaged "
-                f"copy as {self.folder / recovered[-1]} and put back an older backup."
+                f"copy as {self.device_dir / recovered[-1]} and put back an older backup."
             )
         if found.damaged:
             told.append(
@@ -391,20 +577,28 @@ class LibraryFolder:
         return "\n".join(told)
 
     def write_annotations(self, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
-        """One durable line appended to the journal: the same cost whatever the size
-        of annotations.json. Past journal.FOLD_BYTES the journal is folded."""
+        """Write the annotations' field changes (as Annotation.to_dict() has the
+        fields; None: the annotation removed), as this device's records stamped now:
+        one durable line appended to the journal, the same cost whatever the size of
+        annotations.json. Past journal.FOLD_BYTES the journal is folded. Applied to
+        what is on disk now (caught up first, unless update() just did)."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
         self._refuse_unreadable(JOURNAL_FILE)
         check_writable(self.annotations_path)  # a file the user made read-only stays so
 
         def append() -> None:
+            if not self._caught:
+                self._catch_up_locked()
+            stamped = self._stamped(changes)
             try:
-                size, _ = self._journal.append(changes)
+                size, _ = self._journal.append(stamped)
             except DamagedJournal:  # keep its good lines, move it aside, start anew
                 self._fold_told()
-                size, _ = self._journal.append(changes)
+                size, _ = self._journal.append(stamped)
             if self._held is not None:
                 self._held_lines.append(self._journal.last_line)
+            journal.apply(self._own, stamped)
+            self._merge(stamped)
             if size > journal.FOLD_BYTES:
                 try:
                     self._fold_told()
@@ -413,39 +607,100 @@ class LibraryFolder:
 
         self.locked(append)
 
-    def update(self, compute: Callable[[CaughtUp], Mapping[str, Mapping[str, Any] | None]]) -> None:
+    def _stamped(
+        self, changes: Mapping[str, Mapping[str, Any] | None], *, resolve: bool = False
+    ) -> dict[str, crdt.Record]:
+        """This device's records after `changes` (field values), stamped now."""
+        out = {}
+        for pid, fields in changes.items():
+            before = self._merged.get(pid)
+            out[pid] = crdt.record_write(
+                self._records_of(pid),
+                self.device,
+                before.to_dict() if before is not None else None,
+                fields,
+                self._clock.now(),
+                resolve=resolve,
+            )
+        return out
+
+    def update(
+        self, compute: Callable[[CaughtUp], Mapping[str, Mapping[str, Any] | None]]
+    ) -> dict[str, Annotation | None]:
         """An edit applied to what is on disk now: holding the lock, catch up with what
-        other programs saved (their journal lines since ours, or annotations.json read
-        anew if it was rewritten), hand that to `compute`, and append the field changes
-        it returns as one durable line (none: nothing is written). One hold of the
-        lock; the catch-up costs two stats when nobody else wrote."""
+        other programs and devices saved, hand that to `compute`, and append the field
+        changes it returns as one durable line (none: nothing is written). Returns the
+        annotations written as the library now shows them (merged with the other
+        devices'). One hold of the lock; the catch-up costs a few stats when nobody
+        else wrote."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
         self._refuse_unreadable(JOURNAL_FILE)
         check_writable(self.annotations_path)  # a file the user made read-only stays so
+        out: dict[str, Annotation | None] = {}
 
         def run() -> None:
             changes = compute(self._catch_up_locked())
             if changes:
-                self.write_annotations(changes)
+                self._caught = True
+                try:
+                    self.write_annotations(changes)
+                finally:
+                    self._caught = False
+                out.update((pid, self._merged.get(pid)) for pid in changes)
 
         self.locked(run)
+        return out
+
+    def resolve_note(self, pid: str, text: str) -> Annotation | None:
+        """Settle paper `pid`'s note conflict: `text` (the user's merge, or the version
+        kept) becomes the note, having seen every version, on every device."""
+        self._refuse_unreadable(ANNOTATIONS_FILE)
+        check_writable(self.annotations_path)
+
+        def run() -> Annotation | None:
+            self._catch_up_locked()
+            before = self._merged.get(pid)
+            fields = {**(before.to_dict() if before else {}), "note": text}
+            stamped = self._stamped({pid: fields}, resolve=True)
+            self._journal.append(stamped)
+            if self._held is not None:
+                self._held_lines.append(self._journal.last_line)
+            journal.apply(self._own, stamped)
+            self._merge([pid])
+            return self._merged.get(pid)
+
+        return self.locked(run)
 
     def _catch_up_locked(self) -> CaughtUp:
-        """What other programs saved since this process last read or wrote the
-        annotations (see CaughtUp); what it holds is then the file as it is. Call it
-        holding the lock."""
+        """What other programs and devices saved since this process last read or
+        wrote the annotations (see CaughtUp); what it holds is then the file as it
+        is. Call it holding the lock."""
+        if conflict_copies(self.device_dir):
+            self._absorb_copies_locked()
         same_file = path_signature(self.annotations_path) == self._ann_seen
         if self._held is not None and same_file and not self._reread:
-            if not self._journal.changed():
-                return NOTHING_NEW
-            _, found = self._journal.read()
-            held = self._held_lines
-            taken = _positions(held, found.lines)
-            if not found.damaged and taken is not None:
+            changed: set[str] = set()
+            if self._journal.changed():
+                _, found = self._journal.read()
+                held = self._held_lines
+                taken = _positions(held, found.lines)
+                if found.damaged or taken is None:
+                    return CaughtUp(self._reload_locked(), ())
                 fresh = [c for i, c in enumerate(found.changes) if i not in taken]
                 self._held_lines = list(found.lines)
                 self._journal.mark_seen()
-                return CaughtUp(None, fresh)
+                for one in fresh:
+                    journal.apply(self._own, one)
+                changed = self._merge({pid for one in fresh for pid in one})
+            if self._others.changed():
+                changed |= self._take_others()
+                if self._tables_news:  # another device's settings: all read anew
+                    self._tables_news = False
+                    return CaughtUp(dict(self._merged), ())
+            if not changed:
+                return NOTHING_NEW
+            merged = self._merged
+            return CaughtUp(None, [{pid: _fields(merged.get(pid)) for pid in changed}])
         # the file rewritten (another program's fold, a restore), lost or damaged, or
         # saves gone from the journal: written back if need be, then read anew
         return CaughtUp(self._reload_locked(), ())
@@ -618,30 +873,29 @@ class LibraryFolder:
     # -- small tables of user data (tag colours, saved searches, preferences) --
 
     def load_table(self, name: str) -> dict[str, dict[str, Any]]:
+        """Small table `name` as the user sees it: per key the latest document of any
+        device (each device keeps its own, stamped)."""
         if ANNOTATIONS_FILE in self.unreadable:
             return {}
-        docs = self._ann_db.table(name)._read_table()
-        return {str(k): dict(v) for k, v in docs.items() if isinstance(v, dict)}
+        own = self._ann_db.table(name)._read_table()
+        tables = [own, *(data.tables.get(name, {}) for data in self._other_data.values())]
+        for table in tables:
+            self._clock.see(crdt.table_max_stamp(table))
+        return crdt.table_view(tables)
 
     def write_table(self, name: str, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
-        """Durably set (or with None, delete) documents of table `name` in
-        annotations.json: the journal is folded in the same atomic write."""
+        """Durably set (or with None, delete) documents of table `name`, as this
+        device's entries stamped now, in annotations.json: the journal is folded in
+        the same atomic write."""
         self._refuse_unreadable(ANNOTATIONS_FILE)
 
         def mutate(doc: dict[str, Any]) -> None:
             docs = doc.setdefault(name, {})
             for key, value in changes.items():
-                if value is None:
-                    docs.pop(key, None)
-                else:
-                    docs[key] = dict(value)
+                at = self._clock.now()
+                docs[key] = {"v": None if value is None else dict(value), "at": at}
 
-        def run() -> None:
-            if name == "annotations":  # journal lines replayed after a crash must not undo it
-                self._fold_told()
-            self._fold_told(mutate)
-
-        self.locked(run)
+        self.locked(lambda: self._fold_told(mutate))
 
     # -- whole documents (migrations, recovery) ----------------------------
 
@@ -686,7 +940,8 @@ class LibraryFolder:
     def forget_cached(self) -> None:
         """Drop what was read, so the next read goes to disk (files moved or restored)."""
         self._catalogue.drop()
-        self._journal = Journal(self.folder)
+        self._journal = Journal(self.device_dir)
+        self._others = Others(self.folder, self.device)
         for db in (self._papers_db, self._ann_db):
             db.storage.close()
             db.clear_cache()

@@ -59,7 +59,7 @@ def _check_journal(folder: LibraryFolder) -> str | None:
 
 
 def _recover(folder: LibraryFolder, name: str) -> str | None:
-    path = folder.folder / name
+    path = folder.papers_path if name == PAPERS_FILE else folder.annotations_path
     found = folder.problem(name)
     if found is None:
         return None

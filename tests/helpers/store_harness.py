@@ -28,7 +28,8 @@ from reader.core.library import Library
 from reader.core.models import Paper
 from reader.store import journal
 from reader.store.backups import Backups
-from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
+from reader.store.device import DEVICES_DIR, device_id
+from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR, PAPERS_FILE, LibraryFolder
 from reader.store.journal import JOURNAL_FILE, scan
 from reader.store.migrations import migrate
 from reader.store.storage import parse_document
@@ -56,6 +57,28 @@ def synthetic_papers(
         )
         for i in range(start, start + n)
     ]
+
+
+def device_dir(folder: Path) -> Path:
+    """This device's own folder in the library `folder` (devices/<device>/: its
+    annotations.json, annotations.journal and their damaged copies)."""
+    return folder / DEVICES_DIR / device_id()
+
+
+def device_backups_dir(folder: Path) -> Path:
+    """This device's backups folder in the library `folder` (backups/<device>/)."""
+    return folder / BACKUPS_DIR / device_id()
+
+
+def device_backups(folder: Path, **kwargs: Any) -> Backups:
+    """The Backups of this device's annotations.json in the library `folder`, as
+    LibraryFolder(folder).backups has them, with the caller's `keep`, `clock`..."""
+    return Backups(
+        folder,
+        source=device_dir(folder) / ANNOTATIONS_FILE,
+        into=device_backups_dir(folder),
+        **kwargs,
+    )
 
 
 def make_library(folder: Path, papers: list[Paper]) -> None:
@@ -227,16 +250,20 @@ class KillHarness:
         if self.report.lost == lost_before:
             self.report.survived += 1
 
+    def _temp_files(self) -> list[Path]:
+        """Temp files of unfinished atomic writes: of papers.json, of this device's
+        annotations.json and of its backups."""
+        places = (self.folder, device_dir(self.folder), device_backups_dir(self.folder))
+        return [temp for place in places for temp in place.glob(".tmp-*")]
+
     def _verify(self, in_flight: int) -> None:
-        for name in (PAPERS_FILE, ANNOTATIONS_FILE):
-            path = self.folder / name
+        for path in (self.folder / PAPERS_FILE, device_dir(self.folder) / ANNOTATIONS_FILE):
             parse_document(path, path.read_bytes())  # DamagedFileError if torn
         self._check_journal()
-        temps = [*self.folder.glob(".tmp-*"), *self.folder.glob("backups/.tmp-*")]
-        if temps:
+        if self._temp_files():
             self.report.temp_files_left += 1
         store = LibraryFolder(self.folder)
-        left = [*self.folder.glob(".tmp-*"), *self.folder.glob("backups/.tmp-*")]
+        left = self._temp_files()
         if left:
             self.report.problems.append(f"temp files not cleaned up: {left}")
         lib = Library(store)
@@ -263,23 +290,23 @@ class KillHarness:
         junk = (
             line[: self.rng.randrange(1, len(line) - 1)] if self.rng.random() < 0.7 else b"\0" * 512
         )
-        with open(self.folder / JOURNAL_FILE, "ab") as file:
+        with open(device_dir(self.folder) / JOURNAL_FILE, "ab") as file:
             file.write(junk)
         self.report.torn_injected += 1
 
     def _check_journal(self) -> None:
-        path = self.folder / JOURNAL_FILE
+        path = device_dir(self.folder) / JOURNAL_FILE
         found = scan(path.read_bytes() if path.exists() else b"")
         if found.damaged:
             self.report.problems.append(f"damaged journal: {found.damaged}")
         if not found.clean:
             self.report.torn_journal += 1
-        ann = parse_document(
-            self.folder / ANNOTATIONS_FILE, (self.folder / ANNOTATIONS_FILE).read_bytes()
-        )
+        own = device_dir(self.folder) / ANNOTATIONS_FILE
+        ann = parse_document(own, own.read_bytes())
         table = ann.get("annotations", {})
         # every line already in annotations.json: a kill between a fold's rewrite
-        # and the journal's emptying (replaying them must change nothing)
+        # and the journal's emptying (replaying them must change nothing); the lines
+        # and the file both hold this device's stamped records
         if found.changes and all(
             all(
                 table.get(pid, {}).get(k) == v

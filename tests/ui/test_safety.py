@@ -8,6 +8,7 @@ from reader.core.models import Status
 from reader.opening import open_library
 from reader.store.files import LibraryFolder
 from reader.store.storage import StorageError
+from tests.helpers.libraries import own_file
 
 
 @pytest.fixture(autouse=True)
@@ -44,11 +45,11 @@ def test_failed_save_keeps_edit_warns_and_retries(qtbot, app, broken_disk, tmp_p
     w = app.window
     lib = app.controller.library
     pid = w.pane.paper_id
-    before = (tmp_path / "library" / "annotations.json").read_bytes()
+    before = own_file(tmp_path / "library").read_bytes()
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_3)
     assert lib.status(pid) is Status.READ  # kept in memory, shown
     assert lib.pending_count() == 1
-    assert (tmp_path / "library" / "annotations.json").read_bytes() == before  # not damaged
+    assert own_file(tmp_path / "library").read_bytes() == before  # not damaged
     assert "disk is full" in w.statusBar().currentMessage()
     box = w._save_warning
     assert box is not None and box.isVisible() and not box.isModal()
@@ -102,7 +103,7 @@ def test_damaged_annotations_file_is_reported_in_the_window(qtbot, make_app, tmp
     first = make_app()
     qtbot.keyClick(first.window.sidebar.view, Qt.Key.Key_3)
     first.window.close()  # leaves a backup
-    (tmp_path / "library" / "annotations.json").write_bytes(b'{"annotations": {"x": ')
+    own_file(tmp_path / "library").write_bytes(b'{"annotations": {"x": ')
     again = make_app()
     boxes = [
         b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()
@@ -110,5 +111,5 @@ def test_damaged_annotations_file_is_reported_in_the_window(qtbot, make_app, tmp
     assert boxes and "damaged" in boxes[0].text()
     assert not boxes[0].isModal()
     assert again.controller.library.status(again.window.pane.paper_id) is not None
-    assert list((tmp_path / "library").glob("annotations.json.damaged*"))
+    assert list(own_file(tmp_path / "library").parent.glob("annotations.json.damaged*"))
     close_boxes()

@@ -6,6 +6,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from reader.opening import open_library
+from tests.helpers.libraries import own_file
 
 GARBAGE = b"garbage \x00\xff{ not json"
 BIG_NOTE = "a 300 KB note written from the command line. " * 6700
@@ -36,12 +37,12 @@ def test_garbage_over_annotations_json_while_the_window_is_open(qtbot, app):
     qtbot.waitUntil(lambda: app.window.pane.tag_editor.tags() == ["mine", "cli-1", "cli-2"])
     assert boxes() == []
 
-    (folder / "annotations.json").write_bytes(GARBAGE)
+    own_file(folder).write_bytes(GARBAGE)
     poll(app)
 
     assert app.window.pane.tag_editor.tags() == ["mine", "cli-1", "cli-2"]
     assert lib.annotation(other).note == BIG_NOTE
-    [kept] = folder.glob("annotations.json.damaged-*")
+    [kept] = own_file(folder).parent.glob("annotations.json.damaged-*")
     assert kept.read_bytes() == GARBAGE
     [box] = boxes()  # once, not at every poll
     assert "annotations.json was damaged" in box.text() and str(kept) in box.text()
@@ -58,7 +59,7 @@ def test_a_journal_cut_short_while_open_keeps_the_windows_own_edits(qtbot, app):
     pid = app.window.pane.paper_id
     lib.add_tags([pid], ["acknowledged"])
     lib.set_note(pid, "typed and saved")
-    journal = folder / "annotations.journal"
+    journal = own_file(folder, "annotations.journal")
     journal.write_bytes(journal.read_bytes()[:20])
     poll(app)
 

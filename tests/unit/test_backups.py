@@ -1,4 +1,7 @@
-"""Verified, rotating backups of annotations.json; migrations; backup and restore commands."""
+"""Verified, rotating backups of annotations.json; migrations; backup and restore commands.
+
+A device's own annotations.json (devices/<device>/) is backed up into its own
+backups/<device>/: tests/helpers/libraries.py's own_file() and own_backups()."""
 
 import datetime as dt
 import json
@@ -8,15 +11,18 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
-from store_harness import make_library, synthetic_papers
+from store_harness import device_backups, make_library, synthetic_papers
 
 from reader.cli import main
+from reader.core import crdt
+from reader.core.hlc import Clock as StampClock
 from reader.core.models import Status
 from reader.opening import open_library
 from reader.store import backups as backups_module
 from reader.store import migrations
-from reader.store.backups import Backups
+from reader.store.files import LibraryFolder
 from reader.store.storage import DamagedFileError, StorageError
+from tests.helpers.libraries import DEVICE, own_backups, own_file
 
 
 class Clock:
@@ -48,17 +54,18 @@ def clock(monkeypatch):
 
 def edit(folder, text):
     """A saved note, then the library closed (which folds the journal): returns
-    annotations.json as it then is."""
+    this device's annotations.json as it then is."""
     opened = open_library(folder)
     opened.library.set_note("p000000", text)
     opened.folder.close()
-    return (folder / "annotations.json").read_bytes()
+    return own_file(folder).read_bytes()
 
 
 def test_take_copies_the_file_exactly_and_lists_it(lib_dir, clock):
     current = edit(lib_dir, "first")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     path = backups.take("close")
+    assert path.parent == own_backups(lib_dir)
     assert path.read_bytes() == current
     [info] = backups.list()
     assert info.path == path and info.reason == "close"
@@ -69,13 +76,15 @@ def test_take_copies_the_file_exactly_and_lists_it(lib_dir, clock):
 def test_no_annotations_file_no_backup(tmp_path):
     folder = tmp_path / "empty"
     folder.mkdir()
-    assert Backups(folder).take("close") is None
-    assert Backups(folder).list() == []
+    assert device_backups(folder).take("close") is None
+    assert device_backups(folder).list() == []
+    assert LibraryFolder(folder).backups.take("close") is None
+    assert not own_backups(folder).exists()
 
 
 def test_unchanged_file_is_not_copied_again_unless_forced(lib_dir, clock):
     edit(lib_dir, "same")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     first = backups.take("close")
     clock.advance(60)
     assert backups.take("close") == first
@@ -85,7 +94,7 @@ def test_unchanged_file_is_not_copied_again_unless_forced(lib_dir, clock):
 
 
 def test_a_bounded_number_is_kept_newest_first(lib_dir, clock):
-    backups = Backups(lib_dir, keep=3, clock=clock)
+    backups = device_backups(lib_dir, keep=3, clock=clock)
     contents = []
     for n in range(5):
         contents.append(edit(lib_dir, f"version {n}"))
@@ -98,9 +107,9 @@ def test_a_bounded_number_is_kept_newest_first(lib_dir, clock):
 
 def test_damaged_source_is_never_backed_up_and_pushes_nothing_out(lib_dir, clock):
     edit(lib_dir, "good")
-    backups = Backups(lib_dir, keep=1, clock=clock)
+    backups = device_backups(lib_dir, keep=1, clock=clock)
     good = backups.take("close")
-    (lib_dir / "annotations.json").write_bytes(b'{"annotations": {"p0')
+    own_file(lib_dir).write_bytes(b'{"annotations": {"p0')
     with pytest.raises(DamagedFileError):
         backups.take("close", force=True)
     assert [i.path for i in backups.list()] == [good]
@@ -108,7 +117,7 @@ def test_damaged_source_is_never_backed_up_and_pushes_nothing_out(lib_dir, clock
 
 def test_a_copy_that_does_not_read_back_intact_replaces_nothing(lib_dir, clock, monkeypatch):
     edit(lib_dir, "one")
-    backups = Backups(lib_dir, keep=1, clock=clock)
+    backups = device_backups(lib_dir, keep=1, clock=clock)
     good = backups.take("close")
     good_bytes = good.read_bytes()
     edit(lib_dir, "two")
@@ -126,7 +135,7 @@ def test_a_copy_that_does_not_read_back_intact_replaces_nothing(lib_dir, clock, 
 
 def test_take_if_due_at_most_hourly(lib_dir, clock):
     edit(lib_dir, "a")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     first = backups.take_if_due()
     assert first is not None
     edit(lib_dir, "b")
@@ -140,12 +149,12 @@ def test_take_if_due_at_most_hourly(lib_dir, clock):
 
 def test_restore_saves_the_current_file_first_and_can_be_undone(lib_dir, clock):
     old = edit(lib_dir, "old text")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     name = backups.take("close").name
     clock.advance(5)
     new = edit(lib_dir, "new text")
     aside = backups.restore(name)
-    assert (lib_dir / "annotations.json").read_bytes() == old
+    assert own_file(lib_dir).read_bytes() == old
     assert aside.read_bytes() == new and "before-restore" in aside.name
     assert open_library(lib_dir).library.annotation("p000000").note == "old text"
     backups.restore(aside.name)  # restoring is itself undoable
@@ -154,28 +163,28 @@ def test_restore_saves_the_current_file_first_and_can_be_undone(lib_dir, clock):
 
 def test_restore_keeps_a_damaged_current_file_aside(lib_dir, clock):
     old = edit(lib_dir, "keep me")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     name = backups.take("close").name
-    (lib_dir / "annotations.json").write_bytes(b"\x00garbage")
+    own_file(lib_dir).write_bytes(b"\x00garbage")
     aside = backups.restore(name)
     assert aside.read_bytes() == b"\x00garbage" and ".damaged-" in aside.name
-    assert (lib_dir / "annotations.json").read_bytes() == old
+    assert own_file(lib_dir).read_bytes() == old
 
 
 def test_a_damaged_backup_is_never_restored(lib_dir, clock):
     edit(lib_dir, "x")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     path = backups.take("close")
     path.write_bytes(b"{not json")
     current = edit(lib_dir, "current")
     with pytest.raises(DamagedFileError):
         backups.restore(path.name)
-    assert (lib_dir / "annotations.json").read_bytes() == current
+    assert own_file(lib_dir).read_bytes() == current
 
 
 def test_restore_of_an_unknown_name(lib_dir):
     with pytest.raises(StorageError, match="no such backup"):
-        Backups(lib_dir).restore("annotations-1999")
+        device_backups(lib_dir).restore("annotations-1999")
 
 
 def test_an_import_takes_a_backup_first(lib_dir):
@@ -186,27 +195,38 @@ def test_an_import_takes_a_backup_first(lib_dir):
     assert info.reason == "before-import" and info.path.read_bytes() == before
 
 
+def later_stamp(*records):
+    """A stamp of this device after every one in `records` (as a migration writes)."""
+    clock = StampClock(DEVICE)
+    for record in records:
+        clock.see(crdt.max_stamp(record))
+    return clock.now()
+
+
 def test_migrations_run_in_order_each_after_a_backup(lib_dir, monkeypatch):
     edit(lib_dir, "before upgrade")
     seen = []
 
     def step_two(doc):
-        seen.append(("two", len(Backups(lib_dir).list())))
-        doc["annotations"]["p000000"]["rating"] = 2
+        seen.append(("two", len(device_backups(lib_dir).list())))
+        record = doc["annotations"]["p000000"]
+        record["rating"] = {"v": 2, "at": later_stamp(record)}
 
     def step_three(doc):
-        seen.append(("three", len(Backups(lib_dir).list())))
-        doc["tag_colours"] = {"rl": {"colour": "red"}}
+        seen.append(("three", len(device_backups(lib_dir).list())))
+        doc["tag_colours"] = {"rl": {"v": {"colour": "red"}, "at": later_stamp()}}
 
     monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, step_two, step_three])
-    pre = (lib_dir / "annotations.json").read_bytes()
+    pre = own_file(lib_dir).read_bytes()
     opened = open_library(lib_dir)
     assert seen == [("two", 1), ("three", 2)]  # a backup existed before each step ran
     oldest = opened.backups.list()[-1]
     assert oldest.reason == "before-migration-2" and oldest.path.read_bytes() == pre
-    data = json.loads((lib_dir / "annotations.json").read_text("utf-8"))
+    data = json.loads(own_file(lib_dir).read_text("utf-8"))
     assert data["_meta"]["schema"]["version"] == 3
-    assert data["annotations"]["p000000"]["rating"] == 2
+    assert opened.library.annotation("p000000").rating == 2
+    assert opened.library.annotation("p000000").note == "before upgrade"
+    assert opened.folder.load_table("tag_colours") == {"rl": {"colour": "red"}}
     assert any("schema 3" in m for m in opened.messages)
     # already migrated: reopening runs nothing
     seen.clear()
@@ -216,7 +236,7 @@ def test_migrations_run_in_order_each_after_a_backup(lib_dir, monkeypatch):
 
 def test_a_newer_schema_is_left_alone(lib_dir):
     edit(lib_dir, "x")
-    path = lib_dir / "annotations.json"
+    path = own_file(lib_dir)
     data = json.loads(path.read_text("utf-8"))
     data["_meta"]["schema"]["version"] = 99
     path.write_text(json.dumps(data), "utf-8")
@@ -266,7 +286,7 @@ DAY = 24 * 3600
 
 def test_clock_set_back_a_day_the_copy_just_taken_is_kept_and_is_the_newest(lib_dir, clock):
     edit(lib_dir, "x")
-    backups = Backups(lib_dir, keep=3, clock=clock)
+    backups = device_backups(lib_dir, keep=3, clock=clock)
     for _ in range(3):
         backups.take("manual", force=True)
         clock.advance(3600)
@@ -280,7 +300,7 @@ def test_clock_set_back_a_day_the_copy_just_taken_is_kept_and_is_the_newest(lib_
 
 def test_rotation_with_a_clock_jumping_back_and_forth_keeps_the_highest_sequences(lib_dir, clock):
     edit(lib_dir, "x")
-    backups = Backups(lib_dir, keep=3, clock=clock)
+    backups = device_backups(lib_dir, keep=3, clock=clock)
     taken = []
     for jump in (0, -DAY, 5 * 3600, -30 * 3600, 10, -400 * DAY, 3 * DAY):
         clock.advance(jump)
@@ -294,19 +314,21 @@ def test_rotation_with_a_clock_jumping_back_and_forth_keeps_the_highest_sequence
 
 def test_next_sequence_is_one_more_than_the_highest_in_the_folder(lib_dir, clock):
     edit(lib_dir, "x")
-    (lib_dir / "backups").mkdir()
-    src = (lib_dir / "annotations.json").read_bytes()
-    (lib_dir / "backups" / "annotations-000041-20990101T000000.000000Z-close.json").write_bytes(src)
-    path = Backups(lib_dir, clock=clock).take("Before Import!", force=True)
+    own_backups(lib_dir).mkdir(parents=True)
+    src = own_file(lib_dir).read_bytes()
+    (own_backups(lib_dir) / "annotations-000041-20990101T000000.000000Z-close.json").write_bytes(
+        src
+    )
+    path = device_backups(lib_dir, clock=clock).take("Before Import!", force=True)
     assert path.name == f"annotations-000042-{clock.now:%Y%m%dT%H%M%S.%f}Z-before-import.json"
-    [newest, older] = Backups(lib_dir).list()
+    [newest, older] = device_backups(lib_dir).list()
     assert (newest.seq, newest.reason, older.seq) == (42, "before-import", 41)
 
 
 def test_before_import_backup_is_kept_with_the_clock_set_back(lib_dir, clock):
     clock.now = dt.datetime(2099, 6, 1, 12, 0, tzinfo=dt.UTC)
     edit(lib_dir, "old")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     for _ in range(backups_module.BACKUP_KEEP):
         backups.take("hourly", force=True)
         clock.advance(3600)
@@ -321,7 +343,7 @@ def test_before_import_backup_is_kept_with_the_clock_set_back(lib_dir, clock):
 
 def test_hourly_backup_is_due_when_the_newest_is_future_dated(lib_dir, clock):
     edit(lib_dir, "a")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     first = backups.take_if_due()
     assert first is not None
     edit(lib_dir, "b")
@@ -338,7 +360,7 @@ def test_hourly_backup_is_due_when_the_newest_is_future_dated(lib_dir, clock):
 
 def test_hourly_backup_is_due_after_an_hour_measured_from_the_newest_by_sequence(lib_dir, clock):
     edit(lib_dir, "a")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     clock.advance(DAY)
     backups.take("close")  # an older copy, with a later time
     clock.advance(-DAY)
@@ -360,15 +382,15 @@ OLD_STYLE = [  # named the old way: by time alone, one of them in the future
 
 def old_style_backups(folder):
     """Backups as an earlier Paper Reader named them; each note tells them apart."""
-    (folder / "backups").mkdir(exist_ok=True)
+    own_backups(folder).mkdir(parents=True, exist_ok=True)
     for name, note in OLD_STYLE:
-        (folder / "backups" / name).write_bytes(edit(folder, note))
+        (own_backups(folder) / name).write_bytes(edit(folder, note))
 
 
 def test_old_style_names_are_listed_restored_and_rotated(lib_dir, clock):
     clock.now = dt.datetime(2020, 1, 1, tzinfo=dt.UTC)  # earlier than every old name
     old_style_backups(lib_dir)
-    backups = Backups(lib_dir, keep=4, clock=clock)
+    backups = device_backups(lib_dir, keep=4, clock=clock)
     # older than every sequenced backup, ordered among themselves by their time
     assert [i.name for i in backups.list()] == [n for n, _ in OLD_STYLE[::-1]]
     assert [i.reason for i in backups.list()] == ["manual", "hourly", "close"]
@@ -383,7 +405,7 @@ def test_old_style_names_are_listed_restored_and_rotated(lib_dir, clock):
     assert [i.path for i in backups.list()] == [
         second,
         first,
-        *(lib_dir / "backups" / n for n, _ in OLD_STYLE[:0:-1]),
+        *(own_backups(lib_dir) / n for n, _ in OLD_STYLE[:0:-1]),
     ]
     aside = backups.restore(OLD_STYLE[1][0])
     assert open_library(lib_dir).library.annotation("p000000").note == "old june"
@@ -395,7 +417,7 @@ def test_old_style_names_are_listed_restored_and_rotated(lib_dir, clock):
 def test_cli_backup_with_the_clock_set_back_keeps_lists_and_restores_it(lib_dir, clock, capsys):
     clock.now = dt.datetime(2099, 6, 1, 12, 0, tzinfo=dt.UTC)
     edit(lib_dir, "taken before the clock went back")
-    backups = Backups(lib_dir, clock=clock)
+    backups = device_backups(lib_dir, clock=clock)
     for _ in range(backups_module.BACKUP_KEEP):
         backups.take("hourly", force=True)
         clock.advance(3600)
@@ -403,7 +425,7 @@ def test_cli_backup_with_the_clock_set_back_keeps_lists_and_restores_it(lib_dir,
     cli(lib_dir, "note", "p000001", "--set", "after", capsys=capsys)
     out = cli(lib_dir, "backup", capsys=capsys).out
     name = out.split("backup taken: ")[1].split()[0]
-    assert (lib_dir / "backups" / name).exists()
+    assert (own_backups(lib_dir) / name).exists()
     listed = json.loads(cli(lib_dir, "restore", "--json", capsys=capsys).out)
     assert len(listed) == backups_module.BACKUP_KEEP
     assert listed[0]["name"] == name and listed[0]["reason"] == "manual"

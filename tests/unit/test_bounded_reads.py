@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from reader.formats import FormatError, read_papers
+from tests.helpers.libraries import own_file
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="FIFOs, devices and sockets")
 
@@ -299,7 +300,7 @@ def failing_import(kind: str, folder: Path, work: Path) -> Path:
             fh.truncate((1 << 30) + 1)
     elif kind == "read-only annotations":  # the papers could be written, the tags not
         path = _latin1_named(work, CARRYING)
-        (folder / "annotations.json").chmod(0o444)
+        own_file(folder).chmod(0o444)
     elif kind == "read-only papers":
         path = work / "carrying.csv"
         path.write_text(CARRYING)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ import pytest
 
 from reader import __version__
 from reader.cli import main
+from tests.helpers.libraries import own_file
 
 
 @pytest.fixture
@@ -117,18 +119,18 @@ def test_id_prefix_is_accepted(run):
 )
 def test_unknown_id_fails_cleanly_and_writes_nothing(run, library_dir, args, message):
     run("list")  # seed
-    before = (library_dir / "annotations.json").read_bytes()
+    before = own_file(library_dir).read_bytes()
     _, err = run(*args, expect=2)
     assert message in err and len(err.strip().splitlines()) == 1
-    assert (library_dir / "annotations.json").read_bytes() == before
+    assert own_file(library_dir).read_bytes() == before
 
 
 def test_unknown_status_fails_cleanly(run, library_dir):
     pid = listed(run)[0]["id"]
-    before = (library_dir / "annotations.json").read_bytes()
+    before = own_file(library_dir).read_bytes()
     _, err = run("status", pid, "done", expect=2)
     assert "unknown status 'done'" in err
-    assert (library_dir / "annotations.json").read_bytes() == before
+    assert own_file(library_dir).read_bytes() == before
 
 
 def test_unreadable_data_dir(tmp_path, capsys):
@@ -201,10 +203,8 @@ def test_an_import_says_when_it_moved_a_file_named_backups_aside(run, library_di
     pid = listed(run)[0]["id"]
     run("tag", pid, "kept")
     backups = library_dir / "backups"
-    if backups.exists():
-        for child in backups.iterdir():
-            child.unlink()
-        backups.rmdir()
+    if backups.exists():  # (with a folder per device in it: backups/this-device/)
+        shutil.rmtree(backups)
     backups.write_bytes(b"not a folder")
     source = tmp_path / "more.json"
     source.write_text(json.dumps([{"title": "Imported Afterwards", "authors": ["A. Author"]}]))

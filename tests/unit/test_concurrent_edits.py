@@ -14,7 +14,7 @@ import pytest
 
 from reader.core.library import SaveFailed
 from reader.core.models import Highlight, Status
-from tests.helpers.libraries import fresh
+from tests.helpers.libraries import fresh, own_file
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -169,7 +169,7 @@ def test_saved_searches_and_preferences_by_two_stale_copies(library_dir, two):
 def test_a_bulk_edit_is_one_journal_line(library_dir, two):
     a, b, ids = two
     a.add_tags(ids[:1], ["a"])
-    journal = library_dir / "annotations.journal"
+    journal = own_file(library_dir, "annotations.journal")
     before = journal.read_bytes().count(b"\n")
     b.set_status(ids, Status.READ)
     b.rename_tag("a", "b")

@@ -1,22 +1,30 @@
 """A library file damaged, deleted or cut short while a library is open (the window):
-what it holds is written back, the damaged copy kept aside, the user told once."""
+what it holds is written back, the damaged copy kept aside, the user told once.
+
+The annotations are this device's own files, devices/<device>/annotations.json and
+annotations.journal (their damaged copies kept beside them), backed up into
+backups/<device>/: tests/helpers/libraries.py's own_file() and own_backups()."""
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from reader.core import crdt
 from reader.core.models import Status
 from reader.opening import open_library
 from reader.store.files import LibraryFolder
 from reader.store.storage import parse_document
+from tests.helpers.libraries import DEVICE, own_backups, own_file
 
 GARBAGE = b"garbage \x00\xff{ not json"
 BIG_NOTE = "a 300 KB note written from the command line. " * 6700
 
 
-def asides(folder: Path, name: str) -> list[Path]:
-    return sorted(folder.glob(f"{name}.damaged-*"))
+def asides(path: Path) -> list[Path]:
+    """The damaged copies of the file `path` kept aside beside it."""
+    return sorted(path.parent.glob(f"{path.name}.damaged-*"))
 
 
 @pytest.fixture
@@ -56,11 +64,11 @@ def reopened_clean(folder: Path):
 def test_garbage_over_annotations_json_is_kept_aside_and_what_is_held_written_back(window):
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    (folder / "annotations.json").write_bytes(GARBAGE)
+    own_file(folder).write_bytes(GARBAGE)
 
     assert lib.refresh() is None  # nothing the window shows changed
     held_everything(lib, ids)
-    [kept] = asides(folder, "annotations.json")
+    [kept] = asides(own_file(folder))
     assert kept.read_bytes() == GARBAGE
     [told] = window.folder.take_problems()
     assert "annotations.json was damaged" in told.splitlines()[0] and str(kept) in told
@@ -78,7 +86,7 @@ def test_a_command_line_save_after_the_damage_is_kept_too(window):
     the window's copy goes back, with that program's save on top."""
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    (folder / "annotations.json").write_bytes(GARBAGE)
+    own_file(folder).write_bytes(GARBAGE)
     cli = open_library(folder)
     assert "Restored the newest good backup" in cli.messages[0]
     cli.library.add_tags([ids[5]], ["cli-after"])
@@ -88,6 +96,8 @@ def test_a_command_line_save_after_the_damage_is_kept_too(window):
     assert lib.tags(ids[5]) == ("cli-after",)
     [told] = window.folder.take_problems()
     assert "another program" in told
+    [kept] = asides(own_file(folder))  # (by the command line's recovery)
+    assert kept.read_bytes() == GARBAGE and str(kept) in told
     held_everything(reopened_clean(folder), ids)
 
 
@@ -96,7 +106,7 @@ def test_a_journal_cut_short_keeps_the_saves_it_acknowledged(window):
     ids = lib.paper_ids()
     lib.set_status([ids[6]], Status.READ)
     lib.set_note(ids[6], "acknowledged")
-    journal = folder / "annotations.journal"
+    journal = own_file(folder, "annotations.journal")
     raw = journal.read_bytes()
     journal.write_bytes(raw[: len(raw) // 3])  # (not at a line's end)
 
@@ -116,14 +126,14 @@ def test_a_damaged_journal_line_is_kept_aside_and_the_saves_after_it_kept(window
     ids = lib.paper_ids()
     lib.set_note(ids[6], "first")
     lib.set_note(ids[7], "second")
-    journal = folder / "annotations.journal"
+    journal = own_file(folder, "annotations.journal")
     raw = bytearray(journal.read_bytes())
     raw[12] ^= 0x55  # the first line fails its checksum: the replay would stop there
     journal.write_bytes(bytes(raw))
 
     lib.refresh()
     assert (lib.annotation(ids[6]).note, lib.annotation(ids[7]).note) == ("first", "second")
-    [kept] = asides(folder, "annotations.journal")
+    [kept] = asides(own_file(folder, "annotations.journal"))
     assert kept.read_bytes() == bytes(raw)
     [told] = window.folder.take_problems()
     assert "annotations.journal was damaged" in told and str(kept) in told
@@ -135,7 +145,7 @@ def test_a_damaged_journal_line_is_kept_aside_and_the_saves_after_it_kept(window
 def test_annotations_json_deleted_while_open_is_written_back(window):
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    (folder / "annotations.json").unlink()
+    own_file(folder).unlink()
     lib.refresh()
     held_everything(lib, ids)
     assert "deleted" in window.folder.take_problems()[0]
@@ -147,16 +157,16 @@ def test_a_valid_older_copy_is_not_damage_it_is_taken_as_it_is(window):
     window follows it, as for any other program's write; nothing is written over it."""
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    older = (folder / "backups").glob("annotations-*-hourly.json")
+    older = own_backups(folder).glob("annotations-*-hourly.json")
     raw = next(older).read_bytes()
-    (folder / "annotations.json").write_bytes(raw)
-    (folder / "annotations.journal").write_bytes(b"")
+    own_file(folder).write_bytes(raw)
+    own_file(folder, "annotations.journal").write_bytes(b"")
 
     assert lib.refresh() is not None
     assert lib.tags(ids[1]) == ()  # the older copy's view
     assert window.folder.take_problems() == []
-    assert (folder / "annotations.json").read_bytes() == raw
-    assert asides(folder, "annotations.json") == []
+    assert own_file(folder).read_bytes() == raw
+    assert asides(own_file(folder)) == []
 
 
 def test_damage_found_by_a_save_is_repaired_before_it(window):
@@ -164,7 +174,7 @@ def test_damage_found_by_a_save_is_repaired_before_it(window):
     file damaged, writes back what is held, then its own edit."""
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    (folder / "annotations.json").write_bytes(GARBAGE)
+    own_file(folder).write_bytes(GARBAGE)
     lib.set_note(ids[8], BIG_NOTE + "again")  # past the fold size
     held_everything(lib, ids)
     assert any("annotations.json was damaged" in p for p in window.folder.take_problems())
@@ -176,7 +186,7 @@ def test_damage_found_by_a_save_is_repaired_before_it(window):
 def test_the_close_backup_repairs_a_damaged_file_first(window):
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    (folder / "annotations.json").write_bytes(GARBAGE)
+    own_file(folder).write_bytes(GARBAGE)
     taken = window.backups.take("close")
     assert taken is not None and "mine" in taken.read_text()
     held_everything(reopened_clean(folder), ids)
@@ -191,7 +201,7 @@ def test_papers_json_damaged_while_open_is_written_back_from_the_catalogue_held(
 
     told = window.folder.rescue_catalogue(lib.papers)
     assert told is not None and "papers.json was damaged" in told.splitlines()[0]
-    [kept] = asides(folder, "papers.json")
+    [kept] = asides(folder / "papers.json")
     assert kept.read_bytes() == GARBAGE and str(kept) in told
     assert window.folder.rescue_catalogue(lib.papers) is None  # once
     again = reopened_clean(folder)
@@ -215,7 +225,7 @@ def test_looking_for_changes_does_not_wait_for_a_busy_lock(window):
     import threading
 
     folder, lib = window.folder.folder, window.library
-    (folder / "annotations.json").write_bytes(GARBAGE)
+    own_file(folder).write_bytes(GARBAGE)
     other = LibraryFolder(folder)
     held, release = threading.Event(), threading.Event()
 
@@ -229,7 +239,7 @@ def test_looking_for_changes_does_not_wait_for_a_busy_lock(window):
     held.wait(5)
     try:
         assert lib.refresh() is None
-        assert (folder / "annotations.json").read_bytes() == GARBAGE
+        assert own_file(folder).read_bytes() == GARBAGE
     finally:
         release.set()
         thread.join()
@@ -240,18 +250,19 @@ def test_looking_for_changes_does_not_wait_for_a_busy_lock(window):
 # -- a file named backups -------------------------------------------------------------
 
 
+@pytest.mark.parametrize("where", ["backups", "backups/<device>"])
 @pytest.mark.parametrize("kind", ["file", "dangling symlink", "symlink to a file"])
-def test_a_file_named_backups_does_not_stop_backups_nor_imports(library_dir, tmp_path, kind):
+def test_a_file_named_backups_does_not_stop_backups_nor_imports(library_dir, tmp_path, kind, where):
     from reader.core.models import Paper
 
     opened = open_library(library_dir)
     lib = opened.library
     lib.add_tags([lib.paper_ids()[0]], ["kept"])
-    backups = library_dir / "backups"
+    # the library's backups folder, or this device's folder in it, is not a folder
+    backups = library_dir / "backups" if where == "backups" else own_backups(library_dir)
     if backups.exists():
-        for child in backups.iterdir():
-            child.unlink()
-        backups.rmdir()
+        shutil.rmtree(backups)
+    backups.parent.mkdir(parents=True, exist_ok=True)
     if kind == "file":
         backups.write_bytes(b"not a folder")
     elif kind == "dangling symlink":
@@ -264,11 +275,10 @@ def test_a_file_named_backups_does_not_stop_backups_nor_imports(library_dir, tmp
 
     assert "new-one" in open_library(library_dir).library
     assert backups.is_dir() and not backups.is_symlink()
-    [copy] = list(backups.glob("annotations-*-before-import.json"))
-    assert (
-        "kept" in parse_document(copy, copy.read_bytes())["annotations"][lib.paper_ids()[0]]["tags"]
-    )
-    [aside] = list(library_dir.glob("backups.not-a-folder-*"))
+    [copy] = list(own_backups(library_dir).glob("annotations-*-before-import.json"))
+    record = parse_document(copy, copy.read_bytes())["annotations"][lib.paper_ids()[0]]
+    assert "kept" in crdt.view([(DEVICE, record)])["tags"]
+    [aside] = list(backups.parent.glob(f"{backups.name}.not-a-folder-*"))
     if kind == "file":
         assert aside.read_bytes() == b"not a folder"
     else:

@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
 from store_harness import make_library, synthetic_papers
 
+from reader.core import crdt
 from reader.core.library import SaveFailed
 from reader.core.models import Status
 from reader.opening import open_library
@@ -19,6 +20,7 @@ from reader.store import journal
 from reader.store.backups import Backups
 from reader.store.journal import scan
 from reader.store.storage import StorageError, parse_document
+from tests.helpers.libraries import DEVICE, own_backups, own_file
 
 ERRORS = {"disk-full": errno.ENOSPC, "io-error": errno.EIO, "permission": errno.EACCES}
 
@@ -33,7 +35,7 @@ class Faults:
         self.fired: str | None = None
         self.replaced = False
         self.appended = False  # a journal line written and synced
-        self.targets: list[str] = []  # the folders of files replaced
+        self.targets: list[Path] = []  # the folders of files replaced
         for name in self.STEPS:
             patch.setattr(os, name, self._wrap(name, getattr(os, name)))
         patch.setattr(tempfile, "mkstemp", self._wrap("mkstemp", tempfile.mkstemp))
@@ -47,7 +49,7 @@ class Faults:
             result = real(*args, **kwargs)
             self.replaced |= name == "replace"
             if name == "replace":
-                self.targets.append(Path(args[1]).parent.name)
+                self.targets.append(Path(args[1]).parent.resolve())
             self.appended |= name == "fsync" and not self.replaced and self.calls == 2
             return result
 
@@ -62,12 +64,24 @@ def lib_dir(tmp_path):
 
 
 def temp_files(folder):
-    return [*folder.glob(".tmp-*"), *folder.glob("backups/.tmp-*")]
+    """Temporary files left in the library: its folder, this device's, the backups'."""
+    return [
+        *folder.glob(".tmp-*"),
+        *folder.glob("backups/.tmp-*"),
+        *own_file(folder).parent.glob(".tmp-*"),
+        *own_backups(folder).glob(".tmp-*"),
+    ]
+
+
+def note_in(path, pid="p000000"):
+    """The note of paper `pid` in the annotations file (or backup) `path` alone."""
+    record = parse_document(path, path.read_bytes())["annotations"][pid]
+    return crdt.view([(DEVICE, record)])["note"]
 
 
 def journal_is_whole(folder):
     """The journal holds only whole, good lines (or none)."""
-    path = folder / "annotations.journal"
+    path = own_file(folder, "annotations.journal")
     raw = path.read_bytes() if path.exists() else b""
     found = scan(raw)
     return found.damaged is None and found.clean
@@ -83,7 +97,7 @@ def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err
         monkeypatch.setattr(journal, "FOLD_BYTES", 0)
     lib = open_library(lib_dir).library
     lib.set_note("p000000", "before any fault")
-    path = lib_dir / "annotations.json"
+    path = own_file(lib_dir)
     heard = []
     lib.subscribe(heard.append)
     n = 0
@@ -110,10 +124,7 @@ def test_a_fault_at_every_step_of_a_save_loses_nothing(lib_dir, monkeypatch, err
             assert heard[-1].paper_ids == {"p000000"}  # and shown
             assert lib.pending_count() == 1
         if faults.replaced:  # the new annotations.json is whole
-            assert (
-                parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"]
-                == f"edit {n}"
-            )
+            assert note_in(path) == f"edit {n}"
         else:
             assert path.read_bytes() == before, f"fault in {faults.fired} changed the file"
         assert journal_is_whole(lib_dir), f"fault in {faults.fired} left a torn journal"
@@ -142,7 +153,7 @@ def test_edits_made_while_the_disk_is_full_are_saved_together_by_the_retry(lib_d
             lib.add_tags(["p000001"], ["later"])
         assert lib.pending_count() == 2
         assert not lib.retry_pending() and lib.pending_count() == 2
-    path = lib_dir / "annotations.journal"
+    path = own_file(lib_dir, "annotations.journal")
     lines = scan(path.read_bytes() if path.exists() else b"").changes
     assert lib.retry_pending() and lib.pending_count() == 0
     after = scan(path.read_bytes()).changes
@@ -172,7 +183,8 @@ def test_pending_edits_stay_on_top_of_outside_changes(lib_dir, monkeypatch):
 def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch, err):
     # taking a backup first folds the journal into annotations.json: faults there too
     lib = open_library(lib_dir).library
-    backups = Backups(lib_dir, keep=2)
+    # this device's backups, as a Backups of its own takes them
+    backups = Backups(lib_dir, keep=2, source=own_file(lib_dir), into=own_backups(lib_dir))
     for text in ("a", "b"):
         lib.set_note("p000000", text)
         backups.take("close")
@@ -180,7 +192,7 @@ def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch
     while True:
         n += 1
         lib.set_note("p000000", f"c{n}")  # in the journal
-        source = (lib_dir / "annotations.json").read_bytes()
+        source = own_file(lib_dir).read_bytes()
         kept = {i.name: i.path.read_bytes() for i in backups.list()}
         with monkeypatch.context() as patch:
             faults = Faults(patch, n, err)
@@ -193,19 +205,17 @@ def test_a_fault_while_taking_a_backup_keeps_the_older_ones(lib_dir, monkeypatch
             assert not failed
             break
         assert failed
-        if "backups" not in faults.targets:  # else only the folder sync failed after
+        # else a backup was written, only the folder's sync failed after
+        if own_backups(lib_dir).resolve() not in faults.targets:
             assert {i.name: i.path.read_bytes() for i in backups.list()} == kept
         assert temp_files(lib_dir) == []
         assert journal_is_whole(lib_dir)
         if not faults.replaced:
-            assert (lib_dir / "annotations.json").read_bytes() == source
+            assert own_file(lib_dir).read_bytes() == source
         assert open_library(lib_dir).library.annotation("p000000").note == f"c{n}"
     assert len(backups.list()) == 2
     [newest] = [i for i in backups.list() if i.reason == "close"][:1]
-    assert (
-        parse_document(newest.path, newest.path.read_bytes())["annotations"]["p000000"]["note"]
-        == f"c{n}"
-    )
+    assert note_in(newest.path) == f"c{n}"
 
 
 def test_a_fault_while_importing_leaves_the_catalogue_as_it_was(lib_dir, monkeypatch):

@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
 from store_harness import make_library, synthetic_papers
 
+from reader.core import crdt
 from reader.core.library import Library, SaveFailed
 from reader.opening import open_library
 from reader.store import journal
@@ -21,6 +22,7 @@ from reader.store.backups import Backups
 from reader.store.files import LibraryFolder
 from reader.store.journal import DamagedJournal, apply, encode, scan
 from reader.store.storage import parse_document
+from tests.helpers.libraries import DEVICE, own_backups, own_file
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -32,15 +34,39 @@ def lib_dir(tmp_path):
     return folder
 
 
+def fields(record):
+    """The field values (as Annotation.to_dict() has them) of this device's stamped
+    `record` of a paper: what it shows alone."""
+    return crdt.view([(DEVICE, record)])
+
+
 def on_disk(folder):
-    """annotations.json's own annotations table (without the journal)."""
-    path = folder / "annotations.json"
-    return parse_document(path, path.read_bytes()).get("annotations", {})
+    """This device's annotations.json's own annotations table (without the journal),
+    as field values; annotations removed (all fields back to nothing) left out."""
+    path = own_file(folder)
+    table = parse_document(path, path.read_bytes()).get("annotations", {})
+    shown = {pid: fields(record) for pid, record in table.items()}
+    return {pid: values for pid, values in shown.items() if values is not None}
+
+
+def journal_file(folder):
+    return own_file(folder, "annotations.journal")
 
 
 def journal_of(folder):
-    path = folder / "annotations.journal"
+    path = journal_file(folder)
     return path.read_bytes() if path.exists() else b""
+
+
+def standalone_backups(folder):
+    """This device's backups of the library in `folder`, as a Backups of its own
+    (its own lock, its own fold of the journal) has them, not the library's."""
+    return Backups(folder, source=own_file(folder), into=own_backups(folder))
+
+
+def own_dir(folder):
+    """This device's folder of the library (its annotations.json, journal, damaged copies)."""
+    return own_file(folder).parent
 
 
 def note(folder, pid="p000000"):
@@ -52,14 +78,14 @@ def note(folder, pid="p000000"):
 
 def test_a_save_appends_one_line_and_leaves_annotations_json_alone(lib_dir):
     lib = open_library(lib_dir).library
-    before = (lib_dir / "annotations.json").read_bytes()
+    before = own_file(lib_dir).read_bytes()
     lib.set_note("p000000", "first")
     lib.set_tags("p000001", ["a", "b"])
     lib.set_note("p000000", "second")
-    assert (lib_dir / "annotations.json").read_bytes() == before
+    assert own_file(lib_dir).read_bytes() == before
     found = scan(journal_of(lib_dir))
     assert found.clean and found.damaged is None and len(found.changes) == 3
-    assert found.changes[0]["p000000"]["note"] == "first"
+    assert fields(found.changes[0]["p000000"])["note"] == "first"
     fresh = open_library(lib_dir).library
     assert fresh.annotation("p000000").note == "second"  # replayed in order
     assert fresh.tags("p000001") == ("a", "b")
@@ -93,7 +119,7 @@ def test_a_torn_last_line_is_ignored_then_cut_off_by_the_next_save(lib_dir):
     open_library(lib_dir).library.set_note("p000000", "kept")
     whole = journal_of(lib_dir)
     torn = encode({"p000001": {"note": "half written"}})
-    with open(lib_dir / "annotations.journal", "ab") as file:
+    with open(journal_file(lib_dir), "ab") as file:
         file.write(torn[: len(torn) // 2])  # the writer died mid-line
     opened = open_library(lib_dir)
     assert opened.messages == []  # what a crash leaves is not damage
@@ -108,7 +134,7 @@ def test_a_torn_last_line_is_ignored_then_cut_off_by_the_next_save(lib_dir):
 
 def test_zeros_left_by_a_crash_are_not_damage(lib_dir):
     open_library(lib_dir).library.set_note("p000000", "kept")
-    with open(lib_dir / "annotations.journal", "ab") as file:
+    with open(journal_file(lib_dir), "ab") as file:
         file.write(b"\0" * 4096)
     opened = open_library(lib_dir)
     assert opened.messages == [] and opened.library.annotation("p000000").note == "kept"
@@ -120,7 +146,7 @@ def corrupt_second_line(folder):
     raw = journal_of(folder)
     lines = raw.split(b"\n")
     lines[1] = lines[1].replace(b"two", b"tw0")  # the checksum no longer matches
-    (folder / "annotations.journal").write_bytes(b"\n".join(lines))
+    journal_file(folder).write_bytes(b"\n".join(lines))
 
 
 def three_saves(folder):
@@ -142,10 +168,10 @@ def test_a_line_failing_its_checksum_stops_the_replay_and_the_journal_is_kept_as
     lib = opened.library
     assert lib.annotation("p000000").note == "one"  # before the bad line: kept
     assert lib.annotation("p000001").is_empty and lib.annotation("p000002").is_empty
-    [aside] = lib_dir.glob("annotations.journal.damaged-*")
+    [aside] = own_dir(lib_dir).glob("annotations.journal.damaged-*")
     assert aside.read_bytes() == damaged  # never deleted
     assert on_disk(lib_dir)["p000000"]["note"] == "one"  # folded into annotations.json
-    assert not (lib_dir / "annotations.journal").exists()
+    assert not journal_file(lib_dir).exists()
     lib.set_note("p000003", "life goes on")
     assert open_library(lib_dir).messages == [] and note(lib_dir, "p000003") == "life goes on"
 
@@ -154,6 +180,8 @@ def test_a_damaged_journal_in_a_read_only_folder_is_used_up_to_the_damage(lib_di
     three_saves(lib_dir)
     corrupt_second_line(lib_dir)
     damaged = journal_of(lib_dir)
+    # the library folder and this device's folder in it (where its files are written)
+    os.chmod(own_dir(lib_dir), 0o555)
     os.chmod(lib_dir, 0o555)
     try:
         opened = open_library(lib_dir)
@@ -166,8 +194,9 @@ def test_a_damaged_journal_in_a_read_only_folder_is_used_up_to_the_damage(lib_di
             opened.library.set_note("p000004", "x")
     finally:
         os.chmod(lib_dir, 0o755)
+        os.chmod(own_dir(lib_dir), 0o755)
     assert journal_of(lib_dir) == damaged
-    assert not list(lib_dir.glob("annotations.journal.damaged-*"))
+    assert not list(own_dir(lib_dir).glob("annotations.journal.damaged-*"))
 
 
 def test_a_journal_damaged_while_open_is_set_aside_by_the_next_save(lib_dir):
@@ -177,7 +206,7 @@ def test_a_journal_damaged_while_open_is_set_aside_by_the_next_save(lib_dir):
     lib.set_note("p000004", "saved anyway")
     store = lib._store
     assert any("line 2 is damaged" in p for p in store.problems)
-    assert list(lib_dir.glob("annotations.journal.damaged-*"))
+    assert list(own_dir(lib_dir).glob("annotations.journal.damaged-*"))
     fresh = open_library(lib_dir).library
     assert fresh.annotation("p000004").note == "saved anyway"
     assert fresh.annotation("p000000").note == "one"
@@ -364,16 +393,17 @@ def test_small_tables_fold_the_journal_in_the_same_write(lib_dir):
     lib.set_note("p000000", "in the journal")
     lib.save_search("mine", "tag:rl")
     assert journal_of(lib_dir) == b""
-    path = lib_dir / "annotations.json"
+    path = own_file(lib_dir)
     data = parse_document(path, path.read_bytes())
-    assert data["annotations"]["p000000"]["note"] == "in the journal"
-    assert data["saved_searches"]["mine"] == {"query": "tag:rl"}
+    assert fields(data["annotations"]["p000000"])["note"] == "in the journal"
+    assert crdt.table_view([data["saved_searches"]])["mine"] == {"query": "tag:rl"}
 
 
 def test_whole_document_reads_see_the_journal(lib_dir):
     open_library(lib_dir).library.set_note("p000000", "journalled")
     folder = LibraryFolder(lib_dir)
-    assert folder.read_annotations_document()["annotations"]["p000000"]["note"] == "journalled"
+    document = folder.read_annotations_document()
+    assert fields(document["annotations"]["p000000"])["note"] == "journalled"
     assert journal_of(lib_dir) == b""  # folded first
     assert on_disk(lib_dir)["p000000"]["note"] == "journalled"
 
@@ -392,12 +422,10 @@ def test_closing_folds_the_journal(lib_dir):
 def test_backups_hold_the_saves_still_in_the_journal(lib_dir, own):
     opened = open_library(lib_dir)
     opened.library.set_note("p000000", "only in the journal")
-    backups = opened.backups if own else Backups(lib_dir)
+    backups = opened.backups if own else standalone_backups(lib_dir)
     path = backups.take("close")
-    assert (
-        parse_document(path, path.read_bytes())["annotations"]["p000000"]["note"]
-        == "only in the journal"
-    )
+    record = parse_document(path, path.read_bytes())["annotations"]["p000000"]
+    assert fields(record)["note"] == "only in the journal"
     assert journal_of(lib_dir) == b""
     opened.library.set_note("p000000", "later")
     assert note(lib_dir) == "later"
@@ -408,13 +436,11 @@ def test_a_restore_leaves_no_journal_line_to_undo_it(lib_dir):
     opened.library.set_note("p000000", "old")
     name = opened.backups.take("close").name
     opened.library.set_note("p000000", "new, in the journal")
-    aside = Backups(lib_dir).restore(name)
+    aside = standalone_backups(lib_dir).restore(name)
     assert note(lib_dir) == "old"
-    assert (
-        parse_document(aside, aside.read_bytes())["annotations"]["p000000"]["note"]
-        == "new, in the journal"
-    )
-    Backups(lib_dir).restore(aside.name)
+    record = parse_document(aside, aside.read_bytes())["annotations"]["p000000"]
+    assert fields(record)["note"] == "new, in the journal"
+    standalone_backups(lib_dir).restore(aside.name)
     assert note(lib_dir) == "new, in the journal"
 
 
@@ -423,7 +449,7 @@ def test_a_damaged_annotations_file_is_restored_and_the_journal_replayed_on_top(
     opened.library.set_note("p000000", "in the backup")
     opened.backups.take("close")
     opened.library.set_note("p000001", "after the backup")
-    (lib_dir / "annotations.json").write_bytes(b"{torn")
+    own_file(lib_dir).write_bytes(b"{torn")
     again = open_library(lib_dir)
     assert any("Restored the newest good backup" in m for m in again.messages)
     assert again.library.annotation("p000000").note == "in the backup"
@@ -460,7 +486,7 @@ def test_a_damaged_journal_line_raises_for_appenders(lib_dir):
     three_saves(lib_dir)
     corrupt_second_line(lib_dir)
     with pytest.raises(DamagedJournal):
-        journal.Journal(lib_dir).append({"p000000": {"note": "x"}})
+        journal.Journal(own_dir(lib_dir)).append({"p000000": {"note": "x"}})
 
 
 def test_library_without_annotations_file_yet(tmp_path):
@@ -469,7 +495,7 @@ def test_library_without_annotations_file_yet(tmp_path):
     store.add_papers(synthetic_papers(2))
     lib = Library(store)
     lib.set_note("p000000", "first ever")
-    assert not (folder / "annotations.json").exists()
+    assert not own_file(folder).exists()
     assert Library(LibraryFolder(folder)).annotation("p000000").note == "first ever"
     LibraryFolder(folder).close()
     assert on_disk(folder)["p000000"]["note"] == "first ever"
@@ -478,7 +504,7 @@ def test_library_without_annotations_file_yet(tmp_path):
 def test_an_unfinished_line_is_cut_off_even_if_the_journal_looks_as_this_process_left_it(lib_dir):
     # another process's crash mid-append within one clock tick, at the same size:
     # the journal's signature alone cannot tell; its last byte can
-    mine = journal.Journal(lib_dir)
+    mine = journal.Journal(own_dir(lib_dir))
     mine.append({"p000000": {"note": "one"}})
     torn = encode({"p000001": {"note": "torn"}})[:20]
     with open(mine.path, "ab") as file:

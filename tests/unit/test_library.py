@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from reader.core import crdt
 from reader.core.library import MAX_NOTE_CHARS, MAX_TAG_CHARS, SaveFailed, UnknownPaper
 from reader.core.models import Annotation, Highlight, Status
 from reader.opening import open_library
+from tests.helpers.libraries import DEVICE, own_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
 from store_harness import make_library, synthetic_papers
@@ -92,11 +94,12 @@ def test_two_libraries_on_one_folder_lose_no_update(library_dir):
 def test_annotations_file_is_readable_json(library, library_dir):
     pid = library.paper_ids()[0]
     library.set_note(pid, "hello")
-    # a save is appended to annotations.journal; closing folds it into the file
-    assert "hello" in (library_dir / "annotations.journal").read_text("utf-8")
+    # a save is appended to this device's annotations.journal; closing folds it into
+    # its annotations.json, where the record of the paper holds the note (stamped)
+    assert "hello" in own_file(library_dir, "annotations.journal").read_text("utf-8")
     library._store.close()
-    data = json.loads((library_dir / "annotations.json").read_text("utf-8"))
-    assert data["annotations"][pid]["note"] == "hello"
+    data = json.loads(own_file(library_dir).read_text("utf-8"))
+    assert crdt.view([(DEVICE, data["annotations"][pid])])["note"] == "hello"
     assert data["_meta"]["schema"]["version"] >= 1
 
 
@@ -299,7 +302,7 @@ class NotANumber(enum.Enum):
 def test_preferences_json_cannot_hold_are_refused_before_anything_is_written(
     library, library_dir, value
 ):
-    path = library_dir / "annotations.json"
+    path = own_file(library_dir)
     before = path.read_bytes() if path.exists() else None
     with pytest.raises(ValueError, match="cannot be saved"):
         library.prefs.set("view", value)

@@ -1,4 +1,8 @@
-"""Damaged, unreadable and read-only files at start: never deleted, never fatal, always told."""
+"""Damaged, unreadable and read-only files at start: never deleted, never fatal, always told.
+
+The annotations are this device's own files (devices/<device>/annotations.json and
+its journal, their damaged copies kept beside them) and its backups (backups/<device>/):
+tests/helpers/libraries.py's own_file() and own_backups()."""
 
 import datetime as dt
 import json
@@ -10,14 +14,15 @@ import pytest
 from filelock import FileLock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
-from store_harness import make_library, synthetic_papers
+from store_harness import device_backups, make_library, synthetic_papers
 
 from reader.cli import main
+from reader.core import crdt
 from reader.core.library import SaveFailed
 from reader.core.models import Status
 from reader.opening import open_library
-from reader.store.backups import Backups
 from reader.store.files import LibraryFolder
+from tests.helpers.libraries import DEVICE, own_backups, own_file
 
 DAMAGED = {
     "empty": b"",
@@ -44,37 +49,38 @@ def annotated(folder, note="precious"):
     return lib
 
 
-def damaged_asides(folder, name="annotations.json"):
-    return sorted(folder.glob(f"{name}.damaged-*"))
+def damaged_asides(path):
+    """The damaged copies of the file `path` kept aside beside it."""
+    return sorted(path.parent.glob(f"{path.name}.damaged-*"))
 
 
 @pytest.mark.parametrize("content", DAMAGED.values(), ids=DAMAGED.keys())
 def test_damaged_annotations_are_kept_aside_and_the_newest_backup_restored(lib_dir, content):
     annotated(lib_dir, "older")
-    Backups(lib_dir).take("close")
+    device_backups(lib_dir).take("close")
     annotated(lib_dir, "newest")
-    good = Backups(lib_dir).take("close", force=True)
-    (lib_dir / "annotations.json").write_bytes(content)
+    good = device_backups(lib_dir).take("close", force=True)
+    own_file(lib_dir).write_bytes(content)
 
     opened = open_library(lib_dir)
 
-    [aside] = damaged_asides(lib_dir)
+    [aside] = damaged_asides(own_file(lib_dir))
     assert aside.read_bytes() == content  # never deleted, never changed
     assert opened.library.annotation("p000000").note == "newest"
     assert opened.library.status("p000001") is Status.READ
     [message] = [m for m in opened.messages if "damaged" in m]
     assert str(aside) in message and good.name in message
     again = open_library(lib_dir)  # recovered for good: nothing more to say
-    assert again.messages == [] and len(damaged_asides(lib_dir)) == 1
+    assert again.messages == [] and len(damaged_asides(own_file(lib_dir))) == 1
 
 
 def test_a_damaged_newest_backup_is_skipped(lib_dir):
     annotated(lib_dir, "from the good backup")
-    Backups(lib_dir).take("close")
+    device_backups(lib_dir).take("close")
     annotated(lib_dir, "later")
-    bad = Backups(lib_dir).take("close")
+    bad = device_backups(lib_dir).take("close")
     bad.write_bytes(b"{")
-    (lib_dir / "annotations.json").write_bytes(b"")
+    own_file(lib_dir).write_bytes(b"")
     opened = open_library(lib_dir)
     assert opened.library.annotation("p000000").note == "from the good backup"
     assert bad.read_bytes() == b"{"
@@ -90,10 +96,10 @@ DAY = dt.timedelta(days=1)
 
 def test_a_future_dated_older_backup_loses_to_the_highest_sequence(lib_dir):
     annotated(lib_dir, "older, taken before the clock was set back")
-    Backups(lib_dir, clock=at(NOW + 30 * DAY)).take("close")
+    device_backups(lib_dir, clock=at(NOW + 30 * DAY)).take("close")
     annotated(lib_dir, "newest")
-    good = Backups(lib_dir, clock=at(NOW)).take("close")
-    (lib_dir / "annotations.json").write_bytes(b"{")
+    good = device_backups(lib_dir, clock=at(NOW)).take("close")
+    own_file(lib_dir).write_bytes(b"{")
     opened = open_library(lib_dir)
     assert opened.library.annotation("p000000").note == "newest"
     assert any(good.name in m for m in opened.messages)
@@ -102,13 +108,13 @@ def test_a_future_dated_older_backup_loses_to_the_highest_sequence(lib_dir):
 def test_a_damaged_highest_sequence_backup_falls_back_to_the_next_lower(lib_dir):
     # each taken with the clock a day further back: the time order is the reverse
     annotated(lib_dir, "lowest")
-    Backups(lib_dir, clock=at(NOW)).take("close")
+    device_backups(lib_dir, clock=at(NOW)).take("close")
     annotated(lib_dir, "next good")
-    good = Backups(lib_dir, clock=at(NOW - DAY)).take("close")
+    good = device_backups(lib_dir, clock=at(NOW - DAY)).take("close")
     annotated(lib_dir, "highest, damaged")
-    bad = Backups(lib_dir, clock=at(NOW - 2 * DAY)).take("close")
+    bad = device_backups(lib_dir, clock=at(NOW - 2 * DAY)).take("close")
     bad.write_bytes(b'{"annotations": [')
-    (lib_dir / "annotations.json").write_bytes(b"")
+    own_file(lib_dir).write_bytes(b"")
     opened = open_library(lib_dir)
     assert opened.library.annotation("p000000").note == "next good"
     assert any(good.name in m for m in opened.messages)
@@ -119,41 +125,41 @@ def test_old_style_backups_are_older_than_sequenced_ones_for_recovery(lib_dir):
     annotated(lib_dir, "old style, future-dated")
     folder = LibraryFolder(lib_dir)
     folder.close()
-    (lib_dir / "backups").mkdir()
-    old = lib_dir / "backups" / "annotations-20990101T000000.000000Z-close.json"
-    old.write_bytes((lib_dir / "annotations.json").read_bytes())
+    own_backups(lib_dir).mkdir(parents=True, exist_ok=True)
+    old = own_backups(lib_dir) / "annotations-20990101T000000.000000Z-close.json"
+    old.write_bytes(own_file(lib_dir).read_bytes())
     annotated(lib_dir, "sequenced")
-    Backups(lib_dir, clock=at(NOW)).take("close")
-    (lib_dir / "annotations.json").write_bytes(b"\x00")
+    device_backups(lib_dir, clock=at(NOW)).take("close")
+    own_file(lib_dir).write_bytes(b"\x00")
     assert open_library(lib_dir).library.annotation("p000000").note == "sequenced"
     # with the sequenced one damaged, the old-style one is the fallback
-    [seq] = [i for i in Backups(lib_dir).list() if i.path != old]
+    [seq] = [i for i in device_backups(lib_dir).list() if i.path != old]
     seq.path.write_bytes(b"")
-    (lib_dir / "annotations.json").write_bytes(b"\x00")
+    own_file(lib_dir).write_bytes(b"\x00")
     assert open_library(lib_dir).library.annotation("p000000").note == "old style, future-dated"
 
 
 def test_no_backup_starts_empty_and_says_so(lib_dir):
-    (lib_dir / "annotations.json").write_bytes(b"not json at all")
+    own_file(lib_dir).write_bytes(b"not json at all")
     opened = open_library(lib_dir)
     assert len(opened.library) == 4
     assert all(opened.library.annotation(pid).is_empty for pid in opened.library.paper_ids())
     assert any("No backup was found" in m for m in opened.messages)
-    assert damaged_asides(lib_dir)[0].read_bytes() == b"not json at all"
+    assert damaged_asides(own_file(lib_dir))[0].read_bytes() == b"not json at all"
     opened.library.set_note("p000002", "life goes on")
     assert open_library(lib_dir).library.annotation("p000002").note == "life goes on"
 
 
 def test_damaged_papers_file_is_kept_aside_and_annotations_kept(lib_dir):
     annotated(lib_dir)
-    annotations = (lib_dir / "annotations.json").read_bytes()
+    annotations = own_file(lib_dir).read_bytes()
     (lib_dir / "papers.json").write_bytes(b'{"papers": {"p0": {"tit')
     opened = open_library(lib_dir, seed=False)
-    [aside] = damaged_asides(lib_dir, "papers.json")
+    [aside] = damaged_asides(lib_dir / "papers.json")
     assert aside.read_bytes() == b'{"papers": {"p0": {"tit'
     assert len(opened.library) == 0
     assert any("annotations are kept" in m for m in opened.messages)
-    assert (lib_dir / "annotations.json").read_bytes() == annotations
+    assert own_file(lib_dir).read_bytes() == annotations
     # re-importing the list brings the annotations back into view
     opened.library.add_papers(synthetic_papers(4))
     assert open_library(lib_dir).library.annotation("p000000").note == "precious"
@@ -162,7 +168,7 @@ def test_damaged_papers_file_is_kept_aside_and_annotations_kept(lib_dir):
 def test_a_field_of_the_wrong_type_does_not_stop_loading(lib_dir):
     annotated(lib_dir)
     LibraryFolder(lib_dir).close()  # the journal folded into annotations.json
-    path = lib_dir / "annotations.json"
+    path = own_file(lib_dir)
     data = json.loads(path.read_text("utf-8"))
     data["annotations"]["p000000"]["highlights"] = 5
     path.write_text(json.dumps(data), "utf-8")
@@ -173,8 +179,8 @@ def test_a_field_of_the_wrong_type_does_not_stop_loading(lib_dir):
 
 def test_the_cli_reports_the_recovery_on_stderr(lib_dir, capsys):
     annotated(lib_dir)
-    Backups(lib_dir).take("close")
-    (lib_dir / "annotations.json").write_bytes(b"\xff")
+    device_backups(lib_dir).take("close")
+    own_file(lib_dir).write_bytes(b"\xff")
     assert main(["--data-dir", str(lib_dir), "show", "p000000", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["note"] == "precious"
@@ -182,51 +188,68 @@ def test_the_cli_reports_the_recovery_on_stderr(lib_dir, capsys):
 
 
 def test_stale_temp_files_are_removed_at_start_but_not_under_a_live_writer(lib_dir):
-    stale = lib_dir / ".tmp-annotations.json.x1y2"
+    # an unfinished write of papers.json, of this device's annotations.json, of its backup
+    papers_stale = lib_dir / ".tmp-papers.json.q8r9"
+    papers_stale.write_bytes(b'{"papers": ')
+    stale = own_file(lib_dir).with_name(".tmp-annotations.json.x1y2")
     stale.write_bytes(b'{"half": ')
-    backup_stale = lib_dir / "backups" / ".tmp-annotations-1.json.abc"
-    backup_stale.parent.mkdir()
+    backup_stale = own_backups(lib_dir) / ".tmp-annotations-1.json.abc"
+    backup_stale.parent.mkdir(parents=True)
     backup_stale.write_bytes(b"")
+    every = [papers_stale, stale, backup_stale]
     with FileLock(str(lib_dir / ".lock")):  # another process is in the middle of a save
         LibraryFolder(lib_dir)
-        assert stale.exists() and backup_stale.exists()
+        assert all(p.exists() for p in every)
     store = LibraryFolder(lib_dir)
-    assert not stale.exists() and not backup_stale.exists()
-    assert sorted(p.name for p in store.removed_temp_files) == sorted(
-        [stale.name, backup_stale.name]
-    )
+    assert [p for p in every if p.exists()] == []
+    assert sorted(store.removed_temp_files) == sorted(every)
 
 
 def test_symlinked_annotations_file_keeps_pointing_there(lib_dir, tmp_path):
     elsewhere = tmp_path / "synced" / "annotations.json"
     elsewhere.parent.mkdir()
-    os.replace(lib_dir / "annotations.json", elsewhere)
-    (lib_dir / "annotations.json").symlink_to(elsewhere)
+    os.replace(own_file(lib_dir), elsewhere)
+    own_file(lib_dir).symlink_to(elsewhere)
     annotated(lib_dir, "through the link")
     # the saves' journal goes along with the file it belongs to
     assert (elsewhere.parent / "annotations.journal").stat().st_size > 0
-    assert not (lib_dir / "annotations.journal").exists()
+    assert not own_file(lib_dir, "annotations.journal").exists()
     LibraryFolder(lib_dir).close()  # folded into the linked file
-    assert (lib_dir / "annotations.json").is_symlink()
-    assert (
-        json.loads(elsewhere.read_text("utf-8"))["annotations"]["p000000"]["note"]
-        == "through the link"
-    )
+    assert own_file(lib_dir).is_symlink()
+    record = json.loads(elsewhere.read_text("utf-8"))["annotations"]["p000000"]
+    assert crdt.view([(DEVICE, record)])["note"] == "through the link"
+    assert open_library(lib_dir).library.annotation("p000000").note == "through the link"
     assert (elsewhere.parent / "annotations.journal").stat().st_size == 0
 
 
 # -- read-only libraries -----------------------------------------------------------
 
 
+def library_folders(folder):
+    """The library's folders this device writes in: the library folder itself (papers.json),
+    devices/ and its own devices/<device>/ (annotations.json, the journal)."""
+    return [folder, folder / "devices", own_file(folder).parent]
+
+
+def set_read_only(folder, read_only=True):
+    for place in library_folders(folder):
+        os.chmod(place, 0o555 if read_only else 0o755)
+
+
+def library_files(folder):
+    """Every file of the library folder (the device's own too), by its path in it."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
 @pytest.fixture
 def read_only(lib_dir):
-    """Make the library folder read-only for the test; restored after (even as root the
-    mode bits are honoured)."""
+    """Make the library read-only for the test (its folder and this device's folder in
+    it, as on a read-only disk); restored after (even as root the mode bits are honoured)."""
     annotated(lib_dir)
-    before = {p.name: p.read_bytes() for p in lib_dir.iterdir() if p.is_file()}
-    os.chmod(lib_dir, 0o555)
+    before = library_files(lib_dir)
+    set_read_only(lib_dir)
     yield before
-    os.chmod(lib_dir, 0o755)
+    set_read_only(lib_dir, False)
 
 
 def test_read_only_folder_opens_for_reading_and_refuses_to_write(lib_dir, read_only):
@@ -238,15 +261,15 @@ def test_read_only_folder_opens_for_reading_and_refuses_to_write(lib_dir, read_o
         lib.set_note("p000000", "edited while read-only")
     assert lib.annotation("p000000").note == "edited while read-only"  # kept in memory
     assert lib.pending_count() == 1 and not lib.retry_pending()
-    assert {p.name: p.read_bytes() for p in lib_dir.iterdir() if p.is_file()} == read_only
-    os.chmod(lib_dir, 0o755)  # the user fixes the permissions
+    assert library_files(lib_dir) == read_only
+    set_read_only(lib_dir, False)  # the user fixes the permissions
     assert lib.retry_pending() and lib.pending_count() == 0
     assert open_library(lib_dir).library.annotation("p000000").note == "edited while read-only"
 
 
 def test_read_only_file_is_not_overwritten(lib_dir):
     annotated(lib_dir)
-    path = lib_dir / "annotations.json"
+    path = own_file(lib_dir)
     os.chmod(path, 0o444)
     before = path.read_bytes()
     lib = open_library(lib_dir).library
@@ -257,16 +280,16 @@ def test_read_only_file_is_not_overwritten(lib_dir):
 
 
 def test_damaged_file_in_a_read_only_folder_is_left_alone(lib_dir, read_only):
-    os.chmod(lib_dir, 0o755)
-    (lib_dir / "annotations.json").write_bytes(b"{broken")
-    os.chmod(lib_dir, 0o555)
+    set_read_only(lib_dir, False)
+    own_file(lib_dir).write_bytes(b"{broken")
+    set_read_only(lib_dir)
     opened = open_library(lib_dir)
     assert any("left as it is" in m for m in opened.messages)
-    assert (lib_dir / "annotations.json").read_bytes() == b"{broken"
+    assert own_file(lib_dir).read_bytes() == b"{broken"
     assert opened.library.annotation("p000000").is_empty
     with pytest.raises(SaveFailed):
         opened.library.set_note("p000000", "x")
-    assert (lib_dir / "annotations.json").read_bytes() == b"{broken"
+    assert own_file(lib_dir).read_bytes() == b"{broken"
 
 
 def test_cli_edit_in_a_read_only_library_exits_non_zero_with_not_saved(lib_dir, read_only, capsys):
