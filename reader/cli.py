@@ -146,6 +146,9 @@ def cmd_show(lib: Library, args: argparse.Namespace) -> None:
 
     pid = _paper_id(lib, args.id)
     data = paper_json(lib, pid, full=True)
+    conflicts = lib.note_conflicts(pid)
+    if conflicts:  # written on another computer before the two synced
+        data["note_conflicts"] = [{"device": v.device, "text": v.text} for v in conflicts]
     if args.json:
         _print_json(data)
         return
@@ -160,6 +163,8 @@ def cmd_show(lib: Library, args: argparse.Namespace) -> None:
         print(plain(data["abstract"]))
     if data["note"]:
         print("\nNote:\n" + data["note"])
+    for version in conflicts:
+        print(f"\nConflicting version of the note, written on {version.device}:\n{version.text}")
 
 
 def cmd_status(lib: Library, args: argparse.Namespace) -> None:

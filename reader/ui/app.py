@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 #: QApplication.setStyle() would load QStyle into Python (~10 ms of the start)
 QT_ARGS = ("-style", "Fusion")
 #: how often the window looks for changes another process made to the library
-OUTSIDE_CHANGES_POLL_MS = 1500
+OUTSIDE_CHANGES_POLL_MS = 1000
 #: how often the process building a big catalogue's token tables is asked if it is done
 BUILDER_POLL_MS = 50
 #: a backup of annotations.json at most this often while the window is open

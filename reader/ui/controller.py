@@ -70,6 +70,7 @@ class PaperController(QObject):
         pane.tags_added.connect(lambda tags: self.add_tags(tags, [pane.paper_id]))
         pane.tag_removed.connect(lambda tag: self.remove_tags([tag], [pane.paper_id]))
         pane.note_editor.note_committed.connect(self.commit_note)
+        pane.note_settled.connect(self.settle_note)
         self.retry_timer = QTimer(self, interval=RETRY_SAVE_MS)
         self.retry_timer.timeout.connect(self.retry_saves)
         self._known_tags()
@@ -106,11 +107,7 @@ class PaperController(QObject):
     def show_current(self) -> None:
         pid = self.sidebar.current_id()
         if pid and pid in self.library:
-            self.pane.show_paper(
-                self.library.paper(pid),
-                self.library.annotation(pid),
-                self.sidebar.model.highlight_terms,
-            )
+            self._show(pid)
         elif not self.sidebar.model.rowCount() and (query := self.sidebar.query_text()):
             self.pane.show_nothing_matches(query)
         elif not self.sidebar.model.rowCount() or not pid:
@@ -205,11 +202,26 @@ class PaperController(QObject):
             self._known_tags()
         pid = self.pane.paper_id
         if pid in change.paper_ids and pid in self.library:
-            self.pane.show_paper(
-                self.library.paper(pid),
-                self.library.annotation(pid),
-                self.sidebar.model.highlight_terms,
-            )
+            self._show(pid)
+
+    def _show(self, pid: str) -> None:
+        """Show paper `pid` in the pane, with its note's conflicting versions."""
+        self.pane.show_paper(
+            self.library.paper(pid),
+            self.library.annotation(pid),
+            self.sidebar.model.highlight_terms,
+        )
+        self.pane.show_note_conflicts(self.library.note_conflicts(pid))
+
+    def settle_note(self, paper_id: str, text: str) -> None:
+        """The user settled the note's conflicting versions with `text`."""
+        if paper_id not in self.library:
+            return
+        self.pane.note_editor.flush()
+        try:
+            self.library.resolve_note(paper_id, text)
+        except OSError as exc:  # (a StorageError) the versions stay, shown as they were
+            self._on_failure(str(exc), False)
 
     def show_prefs(self) -> None:
         """Saved searches and tag colours changed (here or in another process)."""

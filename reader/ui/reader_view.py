@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
@@ -35,6 +35,7 @@ from reader.ui.theme import flat_scroll_bars
 
 if TYPE_CHECKING:
     from reader.ui.highlight_list import HighlightPanel
+    from reader.ui.note_conflicts import NoteConflicts
 
 READING_MEASURE_PX = 720
 STATUS_LABELS = {Status.UNREAD: "Unread", Status.READING: "Reading", Status.READ: "Read"}
@@ -138,6 +139,8 @@ class ReaderPane(QStackedWidget):
         paper_shown(str): a paper (its id; "" for none) was shown or re-shown.
         browser_menu_requested(QMenu, int): the abstract's context menu is about to
             open (document position under the mouse): add entries to it.
+        note_settled(str, str): paper id, the note text the user chose to settle its
+            conflicting versions (see show_note_conflicts).
     The note editor is `note_editor` (its note_committed signal carries saves); the
     highlights are listed by `highlight_panel`; `backlinks` says which notes link here.
     The empty state (`empty`) and the highlight list are made when first needed.
@@ -148,12 +151,14 @@ class ReaderPane(QStackedWidget):
     tag_removed = Signal(str)
     paper_shown = Signal(str)
     browser_menu_requested = Signal(QMenu, int)
+    note_settled = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Reader")
         self._empty: QTextBrowser | None = None
         self._highlight_panel: HighlightPanel | None = None
+        self._conflicts: NoteConflicts | None = None
         # every widget is made inside the one that holds it: one moved in later is
         # polished again with all its children (the lower half has a style sheet)
         page = QWidget(self)
@@ -249,6 +254,28 @@ class ReaderPane(QStackedWidget):
             self._highlight_panel.highlight_chosen.connect(self.show_highlight)
             self._lower_layout.addWidget(self._highlight_panel)
         return self._highlight_panel
+
+    def show_note_conflicts(self, versions: Sequence[Any]) -> None:
+        """The shown note's conflicting versions (written on other computers before
+        they synced), under the note; none: hidden. Settling one emits note_settled."""
+        if not versions and self._conflicts is None:
+            return
+        if self._conflicts is None:
+            from reader.ui.note_conflicts import NoteConflicts
+
+            self._conflicts = NoteConflicts(self._lower)
+            self._conflicts.settled.connect(
+                lambda text: self.note_settled.emit(self._paper_id, text)
+            )
+            self._lower_layout.insertWidget(
+                self._lower_layout.indexOf(self.note_editor) + 1, self._conflicts
+            )
+        self._conflicts.show_versions(versions, self.note_editor.text())
+
+    @property
+    def note_conflicts(self) -> NoteConflicts | None:
+        """The conflicting versions' panel (None until a note had one)."""
+        return self._conflicts
 
     def show_nothing_matches(self, query: str) -> None:
         """The empty state when the search and facets leave no paper."""
