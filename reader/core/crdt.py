@@ -32,7 +32,7 @@ never an error.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from reader.core.hlc import ZERO
 
@@ -57,12 +57,16 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if type(value) is dict else {}
 
 
+def _stamp_ok(at: object) -> TypeGuard[str]:
+    return type(at) is str and len(at) > 19 and at[13] == "." and at[:13].isdigit() and at.isascii()
+
+
 def _at(entry: Any) -> str:
     """An entry's stamp; ZERO if it has none that looks like one (reader.core.hlc)."""
     if type(entry) is dict:
         at = entry.get("at")
-        if type(at) is str and len(at) > 19 and at[13] == "." and at[:13].isdigit():
-            return at if at[:13].isascii() else ZERO
+        if _stamp_ok(at):
+            return at
     return ZERO
 
 
@@ -129,6 +133,18 @@ def misshapen(record: Any) -> bool:
             if type(entry) is not dict or not (entry.get("v") is None or type(entry["v"]) in types):
                 return True
     return False
+
+
+def clock_of(document: Any, records: Iterable[Any]) -> str:
+    """The latest stamp of a device's document: the clock its writer kept in its
+    _meta ({"clock": {"stamp": S}}: a stamp not earlier than any in it), else the
+    latest of `records` (every record in it, looked at one by one)."""
+    meta = document.get("_meta") if type(document) is dict else None
+    clock = meta.get("clock") if type(meta) is dict else None
+    kept = clock.get("stamp") if type(clock) is dict else None
+    if _stamp_ok(kept):
+        return kept
+    return max((max_stamp(r) for r in records), default=ZERO)
 
 
 def max_stamp(record: Record) -> str:
@@ -251,42 +267,83 @@ def view(by_device: Sequence[tuple[str, Record]]) -> dict[str, Any] | None:
     """The annotation the user sees of one paper (the fields as Annotation.to_dict()
     has them, without paper_id), merged from every device's record of it; None if
     nothing is left (all removed or never written)."""
+    return view_and_conflicts(by_device)[0]
+
+
+def view_and_conflicts(
+    by_device: Sequence[tuple[str, Record]],
+) -> tuple[dict[str, Any] | None, list[Version]]:
+    """view() and the note's conflicting versions (note_state()), in one pass over
+    the records (a library's annotations are merged at every open)."""
     by_device = [(d, r) for d, r in by_device if type(r) is dict]
-    records = [record for _, record in by_device]
+    picked: dict[str, Any] = {}  # status, rating, tag_order: the latest entry
+    picked_at: dict[str, str] = {}
+    tags: dict[str, Any] = {}
+    tags_at: dict[str, str] = {}
+    tags_born: dict[str, str] = {}
+    marks: dict[str, Any] = {}
+    marks_at: dict[str, str] = {}
+    marks_born: dict[str, str] = {}
+    created: list[str] = []
+    modified: list[str] = []
+    for _, record in by_device:
+        get = record.get
+        for name in ("status", "rating", "tag_order"):
+            entry = get(name)
+            if type(entry) is dict:
+                at = entry.get("at")
+                if _stamp_ok(at) and at > picked_at.get(name, ZERO):
+                    picked[name], picked_at[name] = entry, at
+        for name, best, best_at, born in (
+            ("tags", tags, tags_at, tags_born),
+            ("highlights", marks, marks_at, marks_born),
+        ):
+            field = get(name)
+            if type(field) is not dict:
+                continue
+            for key, entry in field.items():
+                if type(entry) is not dict:
+                    continue
+                at = entry.get("at")
+                if not _stamp_ok(at):
+                    at = ZERO
+                first = entry.get("born")
+                first = first if type(first) is str and first else at
+                if first and (key not in born or first < born[key]):
+                    born[key] = first
+                if at and at > best_at.get(key, ZERO):
+                    best[key], best_at[key] = entry, at
+        value = get("created")
+        if type(value) is str:
+            if value:
+                created.append(value)
+        value = get("modified")
+        if type(value) is str:
+            modified.append(value)
     out: dict[str, Any] = {}
-    for name in ("status", "rating"):
-        entry = _latest(r.get(name) for r in records)
-        value = entry.get("v") if entry is not None else None
-        if name == "status" and type(value) is str or name == "rating" and type(value) is int:
-            out[name] = value
-        else:
-            out[name] = _DEFAULTS[name]
-    tags = _elements(records, "tags")
-    first = _born(records, "tags")
-    order = _latest(r.get("tag_order") for r in records)
-    keys = order.get("v") if order is not None else None
+    value = picked["status"].get("v") if "status" in picked else None
+    out["status"] = value if type(value) is str else "unread"
+    value = picked["rating"].get("v") if "rating" in picked else None
+    out["rating"] = value if type(value) is int else 0
+    keys = picked["tag_order"].get("v") if "tag_order" in picked else None
     rank = {k: i for i, k in enumerate(_list(keys)) if type(k) is str}
 
     def placed(key: str) -> tuple[int, str, str]:
         at = rank.get(key)
-        return (at, "", "") if at is not None else (len(rank), first.get(key, ZERO), key)
+        return (at, "", "") if at is not None else (len(rank), tags_born.get(key, ZERO), key)
 
     out["tags"] = [
         tags[key]["v"]
         for key in sorted(tags, key=placed)
         if type(tags[key].get("v")) is str and key and tags[key]["v"].casefold() == key
     ]
-    marks = _elements(records, "highlights")
-    born = _born(records, "highlights")
     out["highlights"] = [
-        {**entry["v"], "id": key}
-        for key, entry in sorted(marks.items(), key=lambda kv: (born.get(kv[0], ZERO), kv[0]))
-        if type(entry.get("v")) is dict and key
+        {**marks[key]["v"], "id": key}
+        for key in sorted(marks, key=lambda k: (marks_born.get(k, ZERO), k))
+        if type(marks[key].get("v")) is dict and key
     ]
-    winner, _ = note_state(by_device)
+    winner, conflicts = note_state(by_device)
     out["note"] = winner.text if winner is not None else ""
-    created = [r["created"] for r in records if type(r.get("created")) is str and r["created"]]
-    modified = [r["modified"] for r in records if type(r.get("modified")) is str]
     out["created"] = min(created) if created else ""
     out["modified"] = max(modified) if modified else ""
     if (
@@ -296,8 +353,103 @@ def view(by_device: Sequence[tuple[str, Record]]) -> dict[str, Any] | None:
         and not out["highlights"]
         and not out["note"]
     ):
-        return None
-    return out
+        return None, conflicts
+    return out, conflicts
+
+
+def view_one(record: Record) -> tuple[dict[str, Any] | None, bool]:
+    """view([(device, record)]) of a paper only one device wrote about, and
+    misshapen(record): the same results in one pass, several times faster (a
+    library's annotations are merged at every open, most papers from one device's
+    record). The note's open versions are not looked at (note_state() has them)."""
+    if type(record) is not dict:
+        return None, True
+    get = record.get
+    odd = False
+    entry = get("status")
+    status = "unread"
+    if entry is not None:
+        value = entry.get("v") if type(entry) is dict else None
+        if type(value) is not str:
+            odd = True
+        elif _stamp_ok(entry.get("at")):
+            status = value
+    entry = get("rating")
+    rating = 0
+    if entry is not None:
+        value = entry.get("v") if type(entry) is dict else None
+        if type(value) is not int:
+            odd = True
+        elif _stamp_ok(entry.get("at")):
+            rating = value
+    tags: list[str] = []
+    field = get("tags")
+    if type(field) is dict:
+        found = []
+        for key, entry in field.items():
+            if type(entry) is not dict:
+                odd = True
+                continue
+            name = entry.get("v")
+            if name is not None and type(name) is not str:
+                odd = True
+                continue
+            at = entry.get("at")
+            if name and key and _stamp_ok(at) and name.casefold() == key:
+                born = entry.get("born")
+                found.append((born if type(born) is str and born else at, key, name))
+        if found:
+            order = get("tag_order")
+            keys = order.get("v") if type(order) is dict and _stamp_ok(order.get("at")) else None
+            rank = {k: i for i, k in enumerate(_list(keys)) if type(k) is str}
+            if rank:
+                last = len(rank)
+                found.sort(key=lambda t: (rank[t[1]], "", "") if t[1] in rank else (last, *t[:2]))
+            else:
+                found.sort()
+            tags = [name for _, _, name in found]
+    elif field is not None:
+        odd = True
+    marks: list[dict[str, Any]] = []
+    field = get("highlights")
+    if type(field) is dict:
+        kept = []
+        for key, entry in field.items():
+            if type(entry) is not dict:
+                odd = True
+                continue
+            mark = entry.get("v")
+            if mark is not None and type(mark) is not dict:
+                odd = True
+                continue
+            at = entry.get("at")
+            if mark is not None and key and _stamp_ok(at):
+                born = entry.get("born")
+                kept.append((born if type(born) is str and born else at, key, mark))
+        kept.sort(key=lambda t: t[:2])
+        marks = [{**mark, "id": key} for _, key, mark in kept]
+    elif field is not None:
+        odd = True
+    note = get("note")
+    text = ""
+    if note is not None:
+        value = note.get("v") if type(note) is dict else None
+        if type(value) is not str:
+            odd = True
+        elif _stamp_ok(note.get("at")):
+            text = value
+    if status == "unread" and not rating and not tags and not marks and not text:
+        return None, odd
+    created, modified = get("created"), get("modified")
+    return {
+        "status": status,
+        "rating": rating,
+        "tags": tags,
+        "highlights": marks,
+        "note": text,
+        "created": created if type(created) is str else "",
+        "modified": modified if type(modified) is str else "",
+    }, odd
 
 
 # -- what a device writes -----------------------------------------------------------
@@ -314,43 +466,46 @@ def record_write(
 ) -> Record:
     """`device`'s record of a paper after its user changed the paper's annotation
     from `before` to `after` (the merged view's fields; None: none), stamped `at`:
-    only the fields (tags, highlights) that changed get the new stamp."""
+    only the fields (tags, highlights) that changed get the new stamp. `after` may
+    hold only the fields changed (and the times); `before` must hold at least those."""
     own = next((dict(r) for d, r in by_device if d == device and type(r) is dict), {})
-    was: dict[str, Any] = dict(before or {})
-    now: dict[str, Any] = (
-        dict(after) if after is not None else {"status": "unread", "rating": 0, "note": ""}
+    was: Mapping[str, Any] = before or {}
+    now: Mapping[str, Any] = (
+        after
+        if after is not None
+        else {"status": "unread", "rating": 0, "note": "", "tags": [], "highlights": []}
     )
-    now.setdefault("tags", [] if after is None else was.get("tags", []))
-    now.setdefault("highlights", [] if after is None else was.get("highlights", []))
     for name in ("status", "rating"):
         if name in now and now[name] != was.get(name, _DEFAULTS[name]):
             own[name] = {"v": now[name], "at": at}
     everyone = [r for _, r in by_device if type(r) is dict]
-    old_tags = {t.casefold(): t for t in was.get("tags") or ()}
-    new_tags = {t.casefold(): t for t in now["tags"]}
-    if old_tags != new_tags:
-        tags = dict(_dict(own.get("tags")))
-        first = _born(everyone, "tags")
-        for key, name in new_tags.items():
-            if old_tags.get(key) != name:
-                tags[key] = {"v": name, "at": at, "born": first.get(key, at)}
-        for key in old_tags.keys() - new_tags.keys():
-            tags[key] = {"v": None, "at": at, "born": first.get(key, at)}
-        own["tags"] = tags
-    if list(old_tags) != list(new_tags):
-        own["tag_order"] = {"v": list(new_tags), "at": at}
-    old_marks = {h["id"]: h for h in was.get("highlights") or () if isinstance(h, Mapping)}
-    new_marks = {h["id"]: h for h in now["highlights"] if isinstance(h, Mapping)}
-    if old_marks != new_marks:
-        marks = dict(_dict(own.get("highlights")))
-        born = _born(everyone, "highlights")
-        for key in old_marks.keys() | new_marks.keys():
-            mark = new_marks.get(key)
-            if old_marks.get(key) == mark:
-                continue
-            value = {k: v for k, v in mark.items() if k != "id"} if mark is not None else None
-            marks[key] = {"v": value, "at": at, "born": born.get(key, at)}
-        own["highlights"] = marks
+    if "tags" in now:  # (a bulk status edit: no tags, no highlights to look at)
+        old_tags = {t.casefold(): t for t in was.get("tags") or ()}
+        new_tags = {t.casefold(): t for t in now["tags"]}
+        if old_tags != new_tags:
+            tags = dict(_dict(own.get("tags")))
+            first = _born(everyone, "tags")
+            for key, name in new_tags.items():
+                if old_tags.get(key) != name:
+                    tags[key] = {"v": name, "at": at, "born": first.get(key, at)}
+            for key in old_tags.keys() - new_tags.keys():
+                tags[key] = {"v": None, "at": at, "born": first.get(key, at)}
+            own["tags"] = tags
+        if list(old_tags) != list(new_tags):
+            own["tag_order"] = {"v": list(new_tags), "at": at}
+    if "highlights" in now:
+        old_marks = {h["id"]: h for h in was.get("highlights") or () if isinstance(h, Mapping)}
+        new_marks = {h["id"]: h for h in now["highlights"] if isinstance(h, Mapping)}
+        if old_marks != new_marks:
+            marks = dict(_dict(own.get("highlights")))
+            born = _born(everyone, "highlights")
+            for key in old_marks.keys() | new_marks.keys():
+                mark = new_marks.get(key)
+                if old_marks.get(key) == mark:
+                    continue
+                value = {k: v for k, v in mark.items() if k != "id"} if mark is not None else None
+                marks[key] = {"v": value, "at": at, "born": born.get(key, at)}
+            own["highlights"] = marks
     if "note" in now and (now["note"] != was.get("note", "") or resolve):
         own["note"] = note_entry(by_device, device, now["note"], at, resolve=resolve)
     for name in ("created", "modified"):

@@ -56,6 +56,12 @@ class Clock:
         if parsed is not None and parsed[0] <= _WALL_MAX and parsed[:2] > self._last:
             self._last = parsed[:2]
 
+    def last(self) -> str:
+        """The latest stamp made or seen (ZERO if none): what a file written now
+        keeps as its clock, so that a reader need not look at every stamp in it."""
+        wall, counter = self._last
+        return stamp(wall, counter, self.device) if wall else ZERO
+
     def now(self) -> str:
         """A new stamp, after every stamp made or seen."""
         wall, counter = self._last

@@ -20,7 +20,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reader.core.crdt import Record, join
+from reader.core.crdt import Record, clock_of, join, max_stamp, table_max_stamp
+from reader.core.hlc import ZERO
 from reader.store.device import DEVICES_DIR, valid
 from reader.store.journal import JOURNAL_FILE, replayed, scan
 from reader.store.storage import DamagedFileError, parse_document
@@ -40,10 +41,12 @@ Signature = tuple[tuple[str, int, int], ...]
 
 
 class DeviceData(NamedTuple):
-    """One device's records as read: per paper its record, and its small tables."""
+    """One device's records as read: per paper its record, its small tables, and
+    its latest stamp (what this device's clock must not run behind)."""
 
     records: dict[str, Record]
     tables: dict[str, dict[str, Any]]
+    clock: str = ZERO
 
 
 EMPTY = DeviceData({}, {})
@@ -124,22 +127,28 @@ def read_device(folder: Path, *, previous: DeviceData | None = None) -> DeviceDa
     doc = doc or {}
     table = doc.get("annotations")
     records: dict[str, Record] = dict(table) if isinstance(table, dict) else {}
-    records = replayed(records, _journal_changes(folder / JOURNAL_FILE))
+    clocks = [clock_of(doc, records.values())]
     tables = _tables(doc)
+    clocks += [table_max_stamp(t) for t in tables.values()]
+    changes = _journal_changes(folder / JOURNAL_FILE)
+    records = replayed(records, changes)
     for name in conflict_copies(folder):
         path = folder / name
         if name.endswith(".journal"):
-            extra = replayed({}, _journal_changes(path))
-            join_into(records, extra)
+            more = _journal_changes(path)
+            changes += more
+            join_into(records, replayed({}, more))
             continue
         copy = _document(path)
         if copy is None:
             continue  # not whole yet: next time
-        more = copy.get("annotations")
-        if isinstance(more, dict):
-            join_into(records, more)
+        extra = copy.get("annotations")
+        if isinstance(extra, dict):
+            join_into(records, extra)
+            clocks.append(clock_of(copy, extra.values()))
         join_tables(tables, copy)
-    return DeviceData(records, tables)
+    clocks += [max_stamp(r) for change in changes for r in change.values() if type(r) is dict]
+    return DeviceData(records, tables, max(clocks, default=ZERO))
 
 
 def conflict_copies(folder: Path) -> list[str]:

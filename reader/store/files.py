@@ -85,6 +85,47 @@ def _damage(path: Path) -> str | None:
     return None
 
 
+def _merged_one(
+    pid: str, records: Sequence[tuple[str, crdt.Record]], problems: list[str]
+) -> tuple[Annotation | None, tuple[crdt.Version, ...]]:
+    """Paper `pid`'s annotation merged from every device's record of it (None: none
+    left), and its note's conflicting versions; a misshapen record is told."""
+    found: Sequence[crdt.Version] = ()
+    if len(records) == 1:  # (most papers: one device wrote about them)
+        fields, odd = crdt.view_one(records[0][1])
+        if _has_open(records):
+            found = crdt.note_state(records)[1]
+    else:
+        fields, found = crdt.view_and_conflicts(records)
+        odd = any(crdt.misshapen(r) for _, r in records)
+    if odd:
+        problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
+    ann = annotation_from(pid, fields, problems) if fields is not None else None
+    return ann, tuple(found)
+
+
+def _fields_of(ann: Annotation | None, wanted: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The fields of `ann` that `wanted` names (all of them if it is None), as
+    Annotation.to_dict() has them: what an edit changed them from."""
+    if ann is None:
+        return None
+    if wanted is None or "highlights" in wanted:
+        return ann.to_dict()
+    get = ann.__getattribute__
+    out: dict[str, Any] = {}
+    for name in wanted:
+        if name == "status":
+            out[name] = ann.status.value
+        elif name == "tags":
+            out[name] = list(ann.tags)
+        elif name in _PLAIN_FIELDS:
+            out[name] = get(name)
+    return out
+
+
+_PLAIN_FIELDS = frozenset({"note", "rating", "created", "modified"})
+
+
 def _has_open(records: Sequence[tuple[str, crdt.Record]]) -> bool:
     """Whether a device's record keeps an older note version open (in conflict)."""
     return any(type(r.get("note")) is dict and r["note"].get("open") for _, r in records)
@@ -335,14 +376,52 @@ class LibraryFolder:
         self._held, self._held_lines = document, list(lines)
         self._reread = False
         self._asides = self._aside_names()
+        own_table = document.get("annotations")
+        self._clock.see(
+            crdt.clock_of(document, own_table.values() if isinstance(own_table, dict) else ())
+        )
+        for name, docs in document.items():
+            if name not in ("annotations", "_meta"):
+                self._clock.see(crdt.table_max_stamp(docs))
+        for pid in {pid for change in found.changes for pid in change} if lines else ():
+            self._clock.see(crdt.max_stamp(table.get(pid) or {}))
         self._own = dict(table) if isinstance(table, dict) else {}
         self._other_data, _ = self._others.load()
-        self._merged = {}
-        pids = set(self._own).union(
-            self._conflicts, *(d.records for d in self._other_data.values())
-        )
-        self._merge(pids)
+        self._merge_all()
         return dict(self._merged)
+
+    def _merge_all(self) -> None:
+        """The library as the user sees it, merged anew from every device's records:
+        a paper only one device wrote about (most) by the fast path."""
+        groups: dict[str, list[tuple[str, crdt.Record]]] = {}
+        me = self.device
+        for pid, record in self._own.items():
+            groups[pid] = [(me, record)]
+        for device, data in self._other_data.items():
+            for pid, record in data.records.items():
+                group = groups.get(pid)
+                if group is None:
+                    groups[pid] = [(device, record)]
+                else:
+                    group.append((device, record))
+        merged: dict[str, Annotation] = {}
+        conflicts: dict[str, tuple[crdt.Version, ...]] = {}
+        problems: list[str] = []
+        for pid, records in groups.items():
+            ann, found = _merged_one(pid, records, problems)
+            if ann is not None:
+                merged[pid] = ann
+            if found:
+                conflicts[pid] = found
+        for problem in problems:
+            self._note(problem)
+        before = self._conflicts
+        self._conflicts_news |= {
+            pid for pid in before.keys() | conflicts.keys() if before.get(pid) != conflicts.get(pid)
+        }
+        self._merged, self._conflicts = merged, conflicts
+        for other in self._other_data.values():
+            self._clock.see(other.clock)
 
     def _records_of(self, pid: str) -> list[tuple[str, crdt.Record]]:
         """Every device's record of paper `pid`, this device's first."""
@@ -358,35 +437,24 @@ class LibraryFolder:
 
     def _merge(self, pids: Iterable[str]) -> set[str]:
         """Merge the records of `pids` into the library as the user sees it; the
-        papers whose annotation changed."""
-        merged, see, problems = self._merged, self._clock.see, list[str]()
-        conflicts = self._conflicts
+        papers whose annotation or whose note's conflicting versions changed."""
+        merged, conflicts, problems = self._merged, self._conflicts, list[str]()
         changed = set()
         for pid in pids:
-            records = self._records_of(pid)
-            for _, record in records:
-                see(crdt.max_stamp(record))
-            fields = crdt.view(records)
-            ann = annotation_from(pid, fields, problems) if fields is not None else None
-            if any(crdt.misshapen(record) for _, record in records):
-                problems.append(
-                    f"annotation of {pid}: some fields could not be read and are ignored."
-                )
+            ann, found = _merged_one(pid, self._records_of(pid), problems)
             if ann is None:
                 if merged.pop(pid, None) is not None:
                     changed.add(pid)
             elif merged.get(pid) != ann:
                 merged[pid] = ann
                 changed.add(pid)
-            if len(records) > 1 or _has_open(records) or pid in conflicts:
-                now = tuple(crdt.note_state(records)[1])
-                if now != conflicts.get(pid, ()):
-                    if now:
-                        conflicts[pid] = now
-                    else:
-                        del conflicts[pid]
-                    changed.add(pid)
-                    self._conflicts_news.add(pid)
+            if found != conflicts.get(pid, ()):
+                if found:
+                    conflicts[pid] = found
+                else:
+                    del conflicts[pid]
+                changed.add(pid)
+                self._conflicts_news.add(pid)
         for problem in problems:
             self._note(problem)
         return changed
@@ -405,6 +473,7 @@ class LibraryFolder:
         for device in devices:
             old = before.get(device, DeviceData({}, {}))
             new = self._other_data.get(device, DeviceData({}, {}))
+            self._clock.see(new.clock)
             if old.tables != new.tables:
                 self._tables_news = True
             pids.update(
@@ -429,6 +498,10 @@ class LibraryFolder:
             data = read_device_copy(self.device_dir / name)
             if data is not None:  # else not whole yet: next time
                 copies[name] = data
+                records = data.get("annotations")
+                self._clock.see(crdt.clock_of(data, records.values() if records else ()))
+                for table in data.values():
+                    self._clock.see(crdt.table_max_stamp(table))
 
         def mutate(doc: dict[str, Any]) -> None:
             records = doc.setdefault("annotations", {})
@@ -536,7 +609,7 @@ class LibraryFolder:
 
         kept = keep_aside(path, "damaged", stamp_now()) if damaged is not None else None
         try:
-            storage.write(document)
+            self._write_own(document)
         finally:
             self._ann_db.clear_cache()
         journal_kept = self._journal.set_aside() if found.damaged else None
@@ -612,14 +685,15 @@ class LibraryFolder:
     ) -> dict[str, crdt.Record]:
         """This device's records after `changes` (field values), stamped now."""
         out = {}
+        at = self._clock.now()  # one write, one stamp (each paper's record is its own)
         for pid, fields in changes.items():
             before = self._merged.get(pid)
             out[pid] = crdt.record_write(
                 self._records_of(pid),
                 self.device,
-                before.to_dict() if before is not None else None,
+                _fields_of(before, fields),
                 fields,
-                self._clock.now(),
+                at,
                 resolve=resolve,
             )
         return out
@@ -689,8 +763,10 @@ class LibraryFolder:
                 fresh = [c for i, c in enumerate(found.changes) if i not in taken]
                 self._held_lines = list(found.lines)
                 self._journal.mark_seen()
-                for one in fresh:
+                for one in fresh:  # (another program's saves on this device)
                     journal.apply(self._own, one)
+                    for record in one.values():
+                        self._clock.see(crdt.max_stamp(record or {}))
                 changed = self._merge({pid for one in fresh for pid in one})
             if self._others.changed():
                 changed |= self._take_others()
@@ -747,7 +823,7 @@ class LibraryFolder:
             path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed()
         )
         try:
-            wrote, message = journal.fold(self._journal, storage.read, storage.write, mutate)
+            wrote, message = journal.fold(self._journal, storage.read, self._write_own, mutate)
         finally:
             self._ann_db.clear_cache()
         if wrote and known:  # what we had loaded plus what we wrote: all known
@@ -756,6 +832,15 @@ class LibraryFolder:
             if self._held is not None:
                 self._held, self._held_lines = storage.read() or {}, []
         return message
+
+    def _write_own(self, document: dict[str, Any]) -> None:
+        """Write this device's annotations.json (atomically) with its clock in _meta:
+        a stamp not earlier than any in it, so a reader need not look at each."""
+        meta = document.get("_meta")
+        if not isinstance(meta, dict):
+            meta = document["_meta"] = {}
+        meta["clock"] = {"stamp": self._clock.last()}
+        self._ann_db.storage.write(document)
 
     def _fold_told(self, mutate: Callable[[dict[str, Any]], None] | None = None) -> None:
         message = self._fold_locked(mutate)

@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reader.core.crdt import view
+from reader.core.crdt import max_stamp, view
 from reader.core.hlc import stamp
 from reader.core.models import Annotation
 from reader.store.device import DEVICES_DIR
@@ -141,6 +141,7 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
         raise StorageError(f"{backup}: cannot back up the annotations ({reason(exc)})") from exc
     # 2. the device folder of the imported annotations
     problems: list[str] = []
+    zero = stamp(0, 0, device)
     records = {}
     for pid, plain in table.items():
         if not isinstance(plain, dict):
@@ -149,8 +150,11 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
         if ann.is_empty:
             continue
         records[pid] = record_of(ann, device)
-    zero = stamp(0, 0, device)
-    new_doc: dict[str, Any] = {"_meta": {"imported": {"sha256-8": digest}}}
+    # (its clock: the latest stamp in it, so that a reader need not look at each)
+    clock = max((max_stamp(r) for r in records.values()), default=zero)
+    new_doc: dict[str, Any] = {
+        "_meta": {"imported": {"sha256-8": digest}, "clock": {"stamp": clock}}
+    }
     new_doc["annotations"] = records
     for name, docs in doc.items():
         if name in ("annotations", "_meta") or not isinstance(docs, dict):

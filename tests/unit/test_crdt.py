@@ -16,16 +16,19 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from reader.core import crdt
 from reader.core.crdt import (
     Record,
     Version,
     join,
     max_stamp,
+    misshapen,
     note_state,
     record_write,
     table_max_stamp,
     table_view,
     view,
+    view_one,
 )
 from reader.core.hlc import ZERO, Clock, stamp
 
@@ -926,3 +929,82 @@ def test_devices_converge_and_lose_nothing(
             assert shown["note"] == texts[pid][top]
         else:
             assert states[0] == (None, [])
+
+
+@settings(max_examples=500, deadline=None)
+@given(HOSTILE)
+def test_the_one_device_view_is_the_view(record: Any) -> None:
+    """view_one, the fast path of opening, gives what view and misshapen give."""
+    assert view_one(record) == (view([("d", record)]), misshapen(record))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["rl", "RL", "theory", "a/b", "x"]), max_size=6), st.booleans())
+def test_the_one_device_view_of_written_records(tags: list[str], note: bool) -> None:
+    clock = Clock("d", wall=lambda: T0)
+    record: Record = {}
+    shown = None
+    for i in range(len(tags) + 1):
+        after = {**BLANK, "tags": list(dict.fromkeys(tags[:i])), "note": "n" * i if note else ""}
+        record = record_write([("d", record)], "d", shown, after, clock.now())
+        shown = view([("d", record)])
+        assert view_one(record) == (shown, False)
+
+
+def reference_view(by_device: list[tuple[str, Record]]) -> dict[str, Any] | None:
+    """view() as first written, field by field with crdt's helpers: the model the
+    one-pass view() is checked against."""
+    by_device = [(d, r) for d, r in by_device if type(r) is dict]
+    records = [record for _, record in by_device]
+    out: dict[str, Any] = {}
+    for name in ("status", "rating"):
+        entry = crdt._latest(r.get(name) for r in records)
+        value = entry.get("v") if entry is not None else None
+        if name == "status" and type(value) is str or name == "rating" and type(value) is int:
+            out[name] = value
+        else:
+            out[name] = crdt._DEFAULTS[name]
+    tags = crdt._elements(records, "tags")
+    first = crdt._born(records, "tags")
+    order = crdt._latest(r.get("tag_order") for r in records)
+    keys = order.get("v") if order is not None else None
+    rank = {k: i for i, k in enumerate(crdt._list(keys)) if type(k) is str}
+
+    def placed(key: str) -> tuple[int, str, str]:
+        at = rank.get(key)
+        return (at, "", "") if at is not None else (len(rank), first.get(key, ZERO), key)
+
+    out["tags"] = [
+        tags[key]["v"]
+        for key in sorted(tags, key=placed)
+        if type(tags[key].get("v")) is str and key and tags[key]["v"].casefold() == key
+    ]
+    marks = crdt._elements(records, "highlights")
+    born = crdt._born(records, "highlights")
+    out["highlights"] = [
+        {**entry["v"], "id": key}
+        for key, entry in sorted(marks.items(), key=lambda kv: (born.get(kv[0], ZERO), kv[0]))
+        if type(entry.get("v")) is dict and key
+    ]
+    winner, _ = note_state(by_device)
+    out["note"] = winner.text if winner is not None else ""
+    created = [r["created"] for r in records if type(r.get("created")) is str and r["created"]]
+    modified = [r["modified"] for r in records if type(r.get("modified")) is str]
+    out["created"] = min(created) if created else ""
+    out["modified"] = max(modified) if modified else ""
+    if (
+        out["status"] == "unread"
+        and not out["rating"]
+        and not out["tags"]
+        and not out["highlights"]
+        and not out["note"]
+    ):
+        return None
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(HOSTILE, min_size=1, max_size=3))
+def test_the_one_pass_view_is_the_field_by_field_one(records: list[Any]) -> None:
+    by_device = [(f"d{i}", r) for i, r in enumerate(records)]
+    assert view(by_device) == reference_view(by_device)
