@@ -87,18 +87,6 @@ class RemoveHighlight(NamedTuple):
     highlight_id: str
 
 
-class PutBack(NamedTuple):
-    """Put a paper's annotation back to `wanted` (None: none) from `seen`, what the
-    editor's copy had: each field that differs between the two is set as in
-    `wanted` (tags and highlights one by one), the times too; what others changed
-    meanwhile in the other fields, tags and highlights stays. None: the annotation
-    is removed if nothing else is left in it."""
-
-    paper_id: str
-    seen: Annotation | None
-    wanted: Annotation | None
-
-
 class Revert(NamedTuple):
     """Take what an edit changed of a paper's annotation from `after` (what the edit
     left) back to `before` (what it found), field by field, tag by tag, highlight by
@@ -127,7 +115,6 @@ PaperOp = (
     | SetNote
     | PutHighlight
     | RemoveHighlight
-    | PutBack
     | Revert
     | FillIfEmpty
 )
@@ -151,9 +138,6 @@ def savable_values(ops: Iterable[PaperOp | TableOp]) -> list[Any]:
     for op in ops:
         if isinstance(op, SetNote):
             out.extend(op)  # (strings only)
-        elif isinstance(op, PutBack):  # (what the library held, and an annotation cleaned)
-            if op.wanted is not None:
-                out += [op.wanted.created, op.wanted.modified]
         elif isinstance(op, Revert):  # (what the library held before and after an edit)
             continue
         else:
@@ -383,60 +367,6 @@ def _remove_highlight(view: _Overlay, op: RemoveHighlight, papers: Collection[st
         view.set(op.paper_id, {"highlights": new}, _HIGHLIGHTS)
 
 
-def _put_back(view: _Overlay, op: PutBack, papers: Collection[str]) -> None:
-    pid = op.paper_id
-    seen, wanted = op.seen or NO_ANNOTATION, op.wanted or NO_ANNOTATION
-    current = view.get(pid)
-    base = current or NO_ANNOTATION
-    changes: dict[str, Any] = {}
-    if seen.status is not wanted.status and base.status is not wanted.status:
-        changes["status"] = wanted.status
-    if seen.rating != wanted.rating and base.rating != wanted.rating:
-        changes["rating"] = wanted.rating
-    if seen.tags != wanted.tags:
-        tags = _tags_put_back(base.tags, seen.tags, wanted.tags)
-        if tags != base.tags:
-            changes["tags"] = tags
-    if seen.note != wanted.note and base.note != wanted.note:
-        changes["note"] = wanted.note
-    if seen.highlights != wanted.highlights:
-        sub = _Overlay({pid: base}, view.stamp)
-        for one in highlight_ops(pid, seen.highlights, wanted.highlights):
-            _APPLY[type(one)](sub, one, papers)
-        got = sub.get(pid)
-        if got is not None and got.highlights != base.highlights:
-            changes["highlights"] = got.highlights
-    new = base.edited(pid, changes, view.stamp) if changes else current
-    names = _names(tuple(changes))
-    if op.wanted is None:
-        if new is not None and new.is_empty:
-            view.put_whole(pid, None)
-            return
-    elif new is not None and (new.created, new.modified) != (wanted.created, wanted.modified):
-        if new is current:  # (a fresh copy: the one held may be shared)
-            new = new.edited(pid, {}, wanted.modified)
-        object.__setattr__(new, "modified", wanted.modified)
-        object.__setattr__(new, "created", wanted.created)
-    elif new is current:
-        return
-    view.updated[pid] = new
-    view._note(pid, names)
-
-
-@functools.lru_cache(maxsize=1024)
-def _tags_put_back(
-    base: tuple[str, ...], seen: tuple[str, ...], wanted: tuple[str, ...]
-) -> tuple[str, ...]:
-    """`base` with the tags taken from `seen` to `wanted` (see tag_ops)."""
-    tags = base
-    for one in tag_ops((), seen, wanted):
-        if isinstance(one, RemoveTags):
-            tags = tuple(t for t in tags if t.casefold() not in one.keys)
-        else:
-            tags = tuple(normalise_tags([*tags, *one.tags]))
-    return tags
-
-
 def _revert(view: _Overlay, op: Revert, papers: Collection[str]) -> None:
     pid = op.paper_id
     before, after = op.before or NO_ANNOTATION, op.after or NO_ANNOTATION
@@ -578,7 +508,6 @@ _APPLY: dict[type, Callable[[_Overlay, Any, Collection[str]], None]] = {
     SetNote: _set_note,
     PutHighlight: _put_highlight,
     RemoveHighlight: _remove_highlight,
-    PutBack: _put_back,
     Revert: _revert,
     FillIfEmpty: _fill_if_empty,
 }

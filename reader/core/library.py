@@ -31,7 +31,6 @@ from reader.core.edits import (
     FillIfEmpty,
     Kept,
     PaperOp,
-    PutBack,
     RemoveTags,
     RenameTag,
     Revert,
@@ -190,8 +189,8 @@ class Library:
         return self._annotations.get(paper_id) or Annotation(paper_id)
 
     def annotations_of(self, paper_ids: Iterable[str]) -> dict[str, Annotation | None]:
-        """The papers' annotations as they are now, None for a paper without one: what
-        put_annotations() takes to put them back. UnknownPaper for an unknown id."""
+        """The papers' annotations as they are now, None for a paper without one.
+        UnknownPaper for an unknown id."""
         papers, annotations = self._papers, self._annotations
         out = {}
         for pid in paper_ids:
@@ -352,24 +351,6 @@ class Library:
         self.paper_or_annotation(paper_id)
         ann = self._annotations.get(paper_id)
         return self._edit(list(highlight_ops(paper_id, ann.highlights if ann else (), new)))
-
-    def put_annotations(self, annotations: Mapping[str, Annotation | None]) -> Edit:
-        """Put annotations back as given, timestamps included; None removes a paper's
-        annotation. (Not undo's way any more: revert() undoes only what an edit
-        changed and nobody changed since; the program itself no longer calls this.)
-        Written as the
-        fields that differ from this library's copy, applied to what is on disk then:
-        what another process changed in other fields (or tags, highlights) stays."""
-        for pid in annotations:
-            self.paper(pid)
-        current = self._annotations
-        ops: list[PaperOp] = []
-        with collector.paused():  # (as in _edit)
-            for pid, ann in annotations.items():
-                cleaned = None if ann is None else clean_annotation(ann)
-                if (seen := current.get(pid)) != cleaned:
-                    ops.append(PutBack(pid, seen, cleaned))
-        return self._edit(ops, ())
 
     def revert(self, edit: Edit) -> list[Kept]:
         """Undo `edit` (redo: its inverse()) as an edit of its own, under the lock, on

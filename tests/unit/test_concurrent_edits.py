@@ -90,10 +90,9 @@ def test_highlights_added_by_two_stale_copies_are_both_kept(library_dir, two):
 
 def test_putting_an_annotation_back_leaves_what_another_copy_changed(library_dir, two):
     a, b, ids = two
-    before = b.annotations_of([ids[0]])
-    b.set_status([ids[0]], Status.READ)
+    edit = b.set_status([ids[0]], Status.READ)
     a.add_tags([ids[0]], ["theirs"])
-    b.put_annotations(before)  # b's undo: its status back, a's tag not its to take
+    assert b.revert(edit) == []  # b's undo: its status back, a's tag not its to take
     ann = fresh(library_dir).annotation(ids[0])
     assert (ann.status, ann.tags) == (Status.UNREAD, ("theirs",))
 

@@ -165,15 +165,13 @@ def test_ratings_json_cannot_hold_are_refused_whole(small, rating):
         "p000001": Annotation("p000001", note="also fine"),
     }
     with pytest.raises(ValueError):
-        lib.put_annotations(bad)
+        lib.fill_if_empty(bad.values())
     assert path.read_bytes() == before
     assert lib.annotation("p000001").note == "" and lib.pending_count() == 0
 
 
-def test_put_annotations_cleans_what_it_stores(small):
-    small.library.put_annotations(
-        {"p000002": Annotation("p000002", note="n\x00", tags=("a\x02",), rating=3.0)}
-    )
+def test_annotations_an_import_restores_are_cleaned(small):
+    small.library.fill_if_empty([Annotation("p000002", note="n\x00", tags=("a\x02",), rating=3.0)])
     ann = on_disk(small, "p000002")
     assert (ann.note, ann.tags, ann.rating) == ("n", ("a",), 3)
 
@@ -219,9 +217,9 @@ def test_undoing_a_first_edit_removes_the_annotation_it_made(library, library_di
     library.set_note(ids[0], "kept")
     before = library.annotations_of(ids[:5])
     assert before[ids[0]].note == "kept" and [before[pid] for pid in ids[1:5]] == [None] * 4
-    library.set_status(ids[:5], Status.READ)
+    edit = library.set_status(ids[:5], Status.READ)
     assert len(library.annotations()) == 5
-    library.put_annotations(before)  # what undo does
+    assert library.revert(edit) == []  # what undo does
     assert dict(library.annotations()) == {ids[0]: before[ids[0]]}
     reopened = open_library(library_dir).library
     assert dict(reopened.annotations()) == {ids[0]: before[ids[0]]}  # none left on disk either
@@ -230,8 +228,7 @@ def test_undoing_a_first_edit_removes_the_annotation_it_made(library, library_di
 
 def test_an_edit_after_an_unsaved_removal_is_saved_whole(library, library_dir, monkeypatch):
     pid = library.paper_ids()[0]
-    library.set_note(pid, "old note")
-    library.set_tags(pid, ["old"])
+    made = library.set_note(pid, "old note").then(library.set_tags(pid, ["old"]))
     store = library._store
     real = store.write_annotations
 
@@ -240,7 +237,7 @@ def test_an_edit_after_an_unsaved_removal_is_saved_whole(library, library_dir, m
 
     monkeypatch.setattr(store, "write_annotations", disk_full)
     with pytest.raises(SaveFailed):
-        library.put_annotations({pid: None})  # removed, not yet on disk
+        library.revert(made)  # removed (undone), not yet on disk
     with pytest.raises(SaveFailed):
         library.set_status([pid], Status.READ)  # then edited: only the status is new
     monkeypatch.setattr(store, "write_annotations", real)

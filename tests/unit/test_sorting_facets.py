@@ -44,20 +44,19 @@ def test_every_sort_key_orders_the_whole_library(lib, key):
     assert sorted(sort_ids(lib, ids, key)) == sorted(ids)
 
 
-def test_sort_by_year_status_and_changed(lib):
+def test_sort_by_year_status_and_changed(lib, monkeypatch):
+    from reader.core import library as library_module
+
     assert sort_ids(lib, ["a1", "z1"], "year") == ["z1", "a1"]
     lib.set_status(["z1"], Status.READING)
     lib.set_status(["a1"], Status.READ)
     assert sort_ids(lib, ["a1", "z1"], "status") == ["z1", "a1"]
     assert sort_ids(lib, ["a1", "z1"], "added", descending=True) == ["a1", "z1"]
-    import dataclasses
-
-    lib.put_annotations(
-        {
-            "z1": dataclasses.replace(lib.annotation("z1"), modified="2026-02-01T00:00:00+00:00"),
-            "a1": dataclasses.replace(lib.annotation("a1"), modified="2026-01-01T00:00:00+00:00"),
-        }
-    )
+    # a1 changed in January, z1 in February (the clock the edits are stamped by)
+    monkeypatch.setattr(library_module, "now_iso", lambda: "2026-01-01T00:00:00+00:00")
+    lib.set_rating(["a1"], 1)
+    monkeypatch.setattr(library_module, "now_iso", lambda: "2026-02-01T00:00:00+00:00")
+    lib.set_rating(["z1"], 1)
     assert sort_ids(lib, ["a1", "z1"], "changed", descending=True) == ["z1", "a1"]
 
 
