@@ -8,7 +8,7 @@ the hybrid-logical-clock stamp (reader.core.hlc) of the write:
      "tag_order": {"v": ["rl"], "at": S},
      "highlights": {"<id>": {"v": {...} or null, "at": S, "born": S}},
      "note": {"v": "text", "at": S, "seen": {"<device>": S}, "unseen": [S],
-              "open": [{"v": ..., "at": S}]},
+              "open": [{"v": ..., "at": S}], "hist": [S]},
      "created": "<iso>", "modified": "<iso>"}
 
 The merge, the same on every device whatever order files arrived in:
@@ -23,7 +23,9 @@ The merge, the same on every device whatever order files arrived in:
   has seen (`seen`: per device the newest of its note versions the writer had
   read, but those in `unseen`) is a conflicting version, kept and shown, never
   dropped, until the user merges or discards it. A device's own older version
-  still in conflict when it writes anew is kept in its `open` list.
+  still in conflict when it writes anew is kept in its `open` list; `hist` names
+  its own earlier versions, so that a stale copy of its file (a syncer's conflict
+  copy) is not taken for a fork.
 
 A record or value of the wrong shape (a hand-edited or hostile file) is skipped,
 never an error.
@@ -38,6 +40,8 @@ from reader.core.hlc import ZERO
 
 Record = dict[str, Any]
 FIELDS = ("status", "rating", "tags", "highlights", "note", "tag_order")
+#: how many of a device's earlier note versions its note entry names (`hist`)
+HISTORY = 32
 _DEFAULTS = {"status": "unread", "rating": 0}
 
 
@@ -250,6 +254,10 @@ def note_entry(
         if version.device != device and version.at > seen.get(version.device, ZERO):
             seen[version.device] = version.at
     entry: dict[str, Any] = {"v": text, "at": at, "seen": seen}
+    mine = next((r.get("note") for d, r in by_device if d == device and type(r) is dict), None)
+    if type(mine) is dict and _at(mine):  # this device's earlier versions: its history
+        earlier = [h for h in _list(mine.get("hist")) if type(h) is str]
+        entry["hist"] = [_at(mine), *earlier][:HISTORY]
     if not resolve:
         unseen = [v.at for v in conflicts if v.device != device]
         if unseen:
@@ -533,6 +541,9 @@ def join(a: Record, b: Record) -> Record:
     notes = [n for n in (a.get("note"), b.get("note")) if type(n) is dict and _at(n)]
     if notes:
         top = max(notes, key=_at)
+        # a version the newer one has in its history was this device's before it (a
+        # stale copy, not a fork): what the newer one kept open of it is all there is
+        history = {h for h in _list(top.get("hist")) if type(h) is str}
         seen: dict[str, str] = {}
         unseen: set[str] = set()
         opens: dict[tuple[str, str], dict[str, Any]] = {}
@@ -543,10 +554,14 @@ def join(a: Record, b: Record) -> Record:
                     seen[dev] = at
             for old in _list(note.get("open")):
                 if type(old) is dict and type(old.get("v")) is str and _at(old):
-                    opens[(_at(old), old["v"])] = {"v": old["v"], "at": _at(old)}
+                    if note is top or _at(old) not in history:
+                        opens[(_at(old), old["v"])] = {"v": old["v"], "at": _at(old)}
             if note is not top and type(note.get("v")) is str and note.get("v") != top.get("v"):
-                opens[(_at(note), note["v"])] = {"v": note["v"], "at": _at(note)}
+                if _at(note) not in history:
+                    opens[(_at(note), note["v"])] = {"v": note["v"], "at": _at(note)}
         entry = {"v": top.get("v"), "at": _at(top), "seen": seen}
+        if history:
+            entry["hist"] = [h for h in _list(top.get("hist")) if type(h) is str]
         if unseen:
             entry["unseen"] = sorted(unseen)
         if opens:

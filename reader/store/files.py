@@ -835,10 +835,18 @@ class LibraryFolder:
 
     def _write_own(self, document: dict[str, Any]) -> None:
         """Write this device's annotations.json (atomically) with its clock in _meta:
-        a stamp not earlier than any in it, so a reader need not look at each."""
+        a stamp not earlier than any in it (and than any this process saw), so a
+        reader need not look at each."""
         meta = document.get("_meta")
         if not isinstance(meta, dict):
             meta = document["_meta"] = {}
+        # every stamp in it: saves of other programs folded in, conflict copies joined
+        # (a fold is rare: every 256 KB of journal, and on closing)
+        records = document.get("annotations")
+        self._clock.see(crdt.clock_of({}, records.values() if isinstance(records, dict) else ()))
+        for name, table in document.items():
+            if name not in ("annotations", "_meta"):
+                self._clock.see(crdt.table_max_stamp(table))
         meta["clock"] = {"stamp": self._clock.last()}
         self._ann_db.storage.write(document)
 

@@ -261,3 +261,25 @@ def test_another_devices_settings_arrive_while_open(computers, how):
     assert desktop.tag_colours().get("rl") == "#00ff00"
     desktop.refresh()  # (nothing more to take: it stays)
     assert desktop.tag_colours().get("rl") == "#00ff00"
+
+
+def test_a_stale_conflict_copy_of_a_devices_file_is_not_a_fork(computers):
+    """A syncer's conflict copy holding an older version of the laptop's own file
+    (its note 2, which the laptop itself replaced by note 3) brings no conflict back."""
+    laptop = on(computers["laptop"], "laptop")
+    pid = laptop.paper_ids()[0]
+    laptop.set_note(pid, "note 1")
+    full_sync(computers)
+    laptop.set_note(pid, "note 2")
+    sync(
+        computers["laptop"],
+        computers["desktop"],
+        owner="desktop",
+        conflict={("laptop", "annotations.journal")},
+    )
+    laptop.set_note(pid, "note 3")
+    full_sync(computers)
+    desktop = on(computers["desktop"], "desktop")
+    assert list((computers["desktop"] / "devices" / "laptop").glob("*sync-conflict*"))
+    assert desktop.annotation(pid).note == "note 3"
+    assert desktop.note_conflicts(pid) == []
