@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, TypeGuard
 
-from reader.core.hlc import ZERO
+from reader.core.hlc import WALL_MAX, ZERO
 
 Record = dict[str, Any]
 FIELDS = ("status", "rating", "tags", "highlights", "note", "tag_order")
@@ -61,8 +61,20 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if type(value) is dict else {}
 
 
+_WALL_LIMIT = f"{WALL_MAX:013d}"
+
+
 def _stamp_ok(at: object) -> TypeGuard[str]:
-    return type(at) is str and len(at) > 19 and at[13] == "." and at[:13].isdigit() and at.isascii()
+    """Whether `at` looks like a stamp (reader.core.hlc) a clock would take in: one
+    past the year 2255 would win every merge, and no later edit could beat it."""
+    return (
+        type(at) is str
+        and len(at) > 19
+        and at[13] == "."
+        and at[:13].isdigit()
+        and at.isascii()
+        and at[:13] <= _WALL_LIMIT
+    )
 
 
 def _at(entry: Any) -> str:
@@ -548,7 +560,8 @@ def join(a: Record, b: Record) -> Record:
         unseen: set[str] = set()
         opens: dict[tuple[str, str], dict[str, Any]] = {}
         for note in notes:
-            unseen.update(u for u in _list(note.get("unseen")) if type(u) is str)
+            if note is top or _at(note) not in history:  # (a stale one's are settled)
+                unseen.update(u for u in _list(note.get("unseen")) if type(u) is str)
             for dev, at in _dict(note.get("seen")).items():
                 if type(at) is str and at > seen.get(dev, ZERO):
                     seen[dev] = at

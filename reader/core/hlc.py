@@ -17,7 +17,7 @@ from collections.abc import Callable
 ZERO = ""
 #: a stamp later than this (the year 2255) is not believed: a clock that took it in
 #: would soon make stamps of 14 digits, which sort before every real one
-_WALL_MAX = 9_000_000_000_000
+WALL_MAX = 9_000_000_000_000
 _COUNTER_MAX = 9999
 
 
@@ -53,7 +53,7 @@ class Clock:
     def see(self, value: str) -> None:
         """Take in a stamp read from a file: later stamps are made after it."""
         parsed = parse(value) if type(value) is str and value else None
-        if parsed is not None and parsed[0] <= _WALL_MAX and parsed[:2] > self._last:
+        if parsed is not None and parsed[0] <= WALL_MAX and parsed[:2] > self._last:
             self._last = parsed[:2]
 
     def last(self) -> str:

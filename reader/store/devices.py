@@ -205,8 +205,8 @@ class Others:
                 continue
             folder = self.library / DEVICES_DIR / device
             data = read_device(folder, previous=known[1] if known else None)
-            if data is None:  # not whole yet: looked at again next time
-                continue
+            if data is None:  # not whole yet: read again when the file changes
+                data = EMPTY
             if known is None or data != known[1]:
                 changed.add(device)
             self._read[device] = (sig, data)

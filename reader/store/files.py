@@ -126,6 +126,14 @@ def _fields_of(ann: Annotation | None, wanted: Mapping[str, Any] | None) -> dict
 _PLAIN_FIELDS = frozenset({"note", "rating", "created", "modified"})
 
 
+def _stat_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
 def _has_open(records: Sequence[tuple[str, crdt.Record]]) -> bool:
     """Whether a device's record keeps an older note version open (in conflict)."""
     return any(type(r.get("note")) is dict and r["note"].get("open") for _, r in records)
@@ -238,6 +246,8 @@ class LibraryFolder:
         #: whose conflicting versions changed since take_conflict_changes()
         self._conflicts: dict[str, tuple[crdt.Version, ...]] = {}
         self._conflicts_news: set[str] = set()
+        #: conflict copies of this device's files that did not parse: (size, mtime) then
+        self._copies_tried: dict[str, tuple[int, int] | None] = {}
         #: another device's small tables (tag colours, ...) changed since last handed over
         self._tables_news = False
         #: update() caught up under the lock it holds: write_annotations() need not
@@ -362,7 +372,7 @@ class LibraryFolder:
         journal's saves applied, merged with every other device's records."""
         if ANNOTATIONS_FILE in self.unreadable:
             return {}
-        if conflict_copies(self.device_dir) and self.read_only() is None:
+        if self._new_copies() and self.read_only() is None:
             with contextlib.suppress(StorageError, Timeout):
                 self.locked(self._absorb_copies_locked)
         storage = self._ann_db.storage
@@ -487,16 +497,28 @@ class LibraryFolder:
         """The versions of paper `pid`'s note in conflict with the one shown."""
         return list(self._conflicts.get(pid, ()))
 
+    def _new_copies(self) -> list[str]:
+        """The syncer's conflict copies of this device's files, but those that did
+        not parse when last tried and have not changed since."""
+        tried = self._copies_tried
+        return [
+            name
+            for name in conflict_copies(self.device_dir)
+            if name not in tried or tried[name] != _stat_key(self.device_dir / name)
+        ]
+
     def _absorb_copies_locked(self) -> None:
         """Fold a syncer's conflict copies of this device's own files into its
         annotations.json and move them into backups/. Call it holding the lock."""
-        names = conflict_copies(self.device_dir)
+        names = self._new_copies()
         if not names:
             return
         copies = {}
         for name in names:
             data = read_device_copy(self.device_dir / name)
-            if data is not None:  # else not whole yet: next time
+            if data is None:  # not whole yet: tried again when it changes
+                self._copies_tried[name] = _stat_key(self.device_dir / name)
+            else:
                 copies[name] = data
                 records = data.get("annotations")
                 self._clock.see(crdt.clock_of(data, records.values() if records else ()))
@@ -535,7 +557,7 @@ class LibraryFolder:
         own_same = (
             path_signature(self.annotations_path) == self._ann_seen
             and not self._journal.changed()
-            and not conflict_copies(self.device_dir)
+            and not self._new_copies()
         )
         if own_same:
             if not self._others.changed():
@@ -749,7 +771,7 @@ class LibraryFolder:
         """What other programs and devices saved since this process last read or
         wrote the annotations (see CaughtUp); what it holds is then the file as it
         is. Call it holding the lock."""
-        if conflict_copies(self.device_dir):
+        if self._new_copies():
             self._absorb_copies_locked()
         same_file = path_signature(self.annotations_path) == self._ann_seen
         if self._held is not None and same_file and not self._reread:

@@ -18,6 +18,7 @@ import datetime as dt
 import hashlib
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +41,12 @@ if TYPE_CHECKING:
     from reader.store.files import LibraryFolder
 
 LEGACY_FILES = ("annotations.json", JOURNAL_FILE)
+_FIELDS = frozenset({"status", "rating", "tags", "highlights", "note"})
 
 
 def _ms(iso: Any) -> int:
+    """The time `iso` names, in ms; 0 if it names none; now if it is later (a clock
+    that was ahead: a stamp in the future would beat every edit made from now on)."""
     if not isinstance(iso, str) or not iso:
         return 0
     try:
@@ -51,10 +55,14 @@ def _ms(iso: Any) -> int:
         return 0
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.UTC)
-    return max(int(when.timestamp() * 1000), 0)
+    try:
+        ms = int(when.timestamp() * 1000)
+    except (OverflowError, OSError, ValueError):
+        return 0
+    return min(max(ms, 0), int(time.time() * 1000))
 
 
-def record_of(ann: Annotation, device: str) -> dict[str, Any]:
+def record_of(ann: Annotation, device: str, fields: frozenset[str] | None = None) -> dict[str, Any]:
     """A device record holding `ann` as it is, stamped at its modification time (its
     tags and highlights one counter step apart, in their order)."""
     ms = _ms(ann.modified)
@@ -82,6 +90,9 @@ def record_of(ann: Annotation, device: str) -> dict[str, Any]:
         "created": ann.created,
         "modified": ann.modified,
     }
+    if fields is not None:  # only what the saves held (a journal without its file)
+        keep = fields | {"created", "modified"} | ({"tag_order"} if "tags" in fields else set())
+        record = {name: value for name, value in record.items() if name in keep}
     return record
 
 
@@ -127,7 +138,17 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
             told.append(f"{exc}. Its readable backup, if any, is in {folder / 'backups'}.")
             doc = _newest_legacy_backup(folder) or {}
     table = doc.get("annotations") if isinstance(doc.get("annotations"), dict) else {}
-    table = replayed(dict(table or {}), scan(raws[1]).changes)
+    changes = scan(raws[1]).changes
+    table = replayed(dict(table or {}), changes)
+    # a journal without its annotations.json (left by a crash or a syncer between
+    # the two removals): each annotation holds only the fields its saves held
+    partial: dict[str, frozenset[str]] | None = None
+    if not raws[0]:
+        partial = {}
+        for change in changes:
+            for pid, fields in change.items():
+                names = frozenset(fields or ()) & _FIELDS
+                partial[pid] = partial.get(pid, frozenset()) | names
     digest = hashlib.sha256(raws[0] + b"\0" + raws[1]).hexdigest()[:8]
     device = f"imported-{digest}"
     # 1. the verified backup, before anything is written
@@ -147,9 +168,9 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
         if not isinstance(plain, dict):
             continue
         ann = annotation_from(pid, plain, problems)
-        if ann.is_empty:
+        if ann.is_empty and partial is None:  # (a save may have emptied it: that counts)
             continue
-        records[pid] = record_of(ann, device)
+        records[pid] = record_of(ann, device, None if partial is None else partial.get(pid))
     # (its clock: the latest stamp in it, so that a reader need not look at each)
     clock = max((max_stamp(r) for r in records.values()), default=zero)
     new_doc: dict[str, Any] = {

@@ -205,7 +205,7 @@ def test_own_conflict_copy_is_merged_and_moved_aside(computers):
     laptop._store.fold_journal()
     # a syncer brought back an older version of the laptop's own file as a copy, with
     # a tag added by hand to it (as if it had been written elsewhere with this id)
-    stale["annotations"][pid]["tags"]["hand"] = {"v": "hand", "at": "9999999999999.0000.laptop"}
+    stale["annotations"][pid]["tags"]["hand"] = {"v": "hand", "at": "5000000000000.0000.laptop"}
     copy = own / "annotations (conflicted copy 2026-12-03).json"
     copy.write_text(json.dumps(stale))
     again = on(folder, "laptop")
@@ -283,3 +283,45 @@ def test_a_stale_conflict_copy_of_a_devices_file_is_not_a_fork(computers):
     assert list((computers["desktop"] / "devices" / "laptop").glob("*sync-conflict*"))
     assert desktop.annotation(pid).note == "note 3"
     assert desktop.note_conflicts(pid) == []
+
+
+def test_a_stale_copy_does_not_bring_back_a_settled_conflict(computers):
+    laptop, desktop = on(computers["laptop"], "laptop"), on(computers["desktop"], "desktop")
+    pid = laptop.paper_ids()[0]
+    laptop.set_note(pid, "base")
+    full_sync(computers)
+    laptop, desktop = on(computers["laptop"], "laptop"), on(computers["desktop"], "desktop")
+    desktop.set_note(pid, "typed on desktop")
+    laptop.set_note(pid, "typed on laptop")
+    full_sync(computers)
+    laptop = on(computers["laptop"], "laptop")
+    laptop.set_note(pid, laptop.annotation(pid).note + " more")  # the conflict stays
+    laptop._store.fold_journal()
+    full_sync(computers)
+    laptop.resolve_note(pid, "merged")
+    laptop._store.fold_journal()
+    # the laptop's new file arrives on the desktop as a conflict copy beside the old one
+    sync(
+        computers["laptop"],
+        computers["desktop"],
+        owner="desktop",
+        conflict={("laptop", "annotations.json")},
+    )
+    for device, folder in computers.items():
+        lib = on(folder, device)
+        assert (lib.annotation(pid).note, lib.note_conflicts(pid)) == ("merged", [])
+
+
+@pytest.mark.parametrize("whose", ["another device's file", "a conflict copy of my own"])
+def test_a_file_that_never_parses_is_not_read_at_every_poll(tmp_path, whose):
+    store = LibraryFolder(tmp_path, device="me")
+    store.load_annotations()
+    if whose == "another device's file":
+        other = tmp_path / "devices" / "other"
+        other.mkdir(parents=True)
+        (other / "annotations.json").write_text('{"annotations": {"p1": {"status": {"v": "re')
+    else:
+        (store.device_dir / "annotations.sync-conflict-20260101-000000-ABC.json").write_text("{x")
+    store.reload_annotations()  # looked at once
+    assert [store.reload_annotations() for _ in range(3)] == [None] * 3
+    assert store.take_problems() == []  # (a syncer's partial file: never damage)

@@ -104,3 +104,26 @@ def test_the_imported_file_is_readable_tinydb(legacy):
     doc = parse_document(path, path.read_bytes())
     some = next(iter(doc["annotations"].values()))
     assert set(some) >= {"status", "tags", "note", "created", "modified"}
+
+
+def test_a_journal_left_without_its_file_sets_only_what_its_saves_held(legacy):
+    journal = (DATA / "annotations.journal").read_bytes()
+    first = dict(open_library(legacy).library.annotations())
+    # the old journal again, alone (a crash, or a syncer, between the two removals)
+    (legacy / "annotations.journal").write_bytes(journal)
+    again = open_library(legacy)
+    assert any("Moved the" in m for m in again.messages)
+    assert dict(again.library.annotations()) == first
+
+
+def test_an_old_annotation_from_a_clock_far_ahead_does_not_beat_new_edits(legacy):
+    import json
+
+    doc = json.loads((legacy / "annotations.json").read_text("utf-8"))
+    pid = next(iter(doc["annotations"]))
+    doc["annotations"][pid]["modified"] = "2260-01-01T00:00:00+00:00"
+    (legacy / "annotations.json").write_text(json.dumps(doc), "utf-8")
+    lib = open_library(legacy).library
+    assert lib.status(pid) is not Status.UNREAD
+    lib.set_status([pid], Status.UNREAD)
+    assert open_library(legacy).library.status(pid) is Status.UNREAD
