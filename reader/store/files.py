@@ -625,6 +625,9 @@ class LibraryFolder:
             return self._fold_plain()  # another program rewrote it: its damaged journal as usual
         # the journal's lines held are in what is written; the others go on top
         changes = [c for c in map(decode, [*held, *fresh]) if c is not None]
+        for change in map(decode, fresh):  # (other programs' saves: their stamps seen)
+            for record in (change or {}).values():
+                self._clock.see(crdt.max_stamp(record or {}))
         document = dict(self._held)
         document["annotations"] = replayed(document.get("annotations", {}), changes)
         from reader.store.backups import stamp_now
@@ -844,6 +847,12 @@ class LibraryFolder:
         known = (
             path_signature(self.annotations_path) == self._ann_seen and not self._journal.changed()
         )
+        if not known:  # other programs' saves, folded in now: their stamps seen first
+            _, found = self._journal.read()
+            fresh = _matched(self._held_lines, found.lines)[1] if self._held else found.lines
+            for change in map(decode, fresh):
+                for record in (change or {}).values():
+                    self._clock.see(crdt.max_stamp(record or {}))
         try:
             wrote, message = journal.fold(self._journal, storage.read, self._write_own, mutate)
         finally:
@@ -862,10 +871,12 @@ class LibraryFolder:
         meta = document.get("_meta")
         if not isinstance(meta, dict):
             meta = document["_meta"] = {}
-        # every stamp in it: saves of other programs folded in, conflict copies joined
-        # (a fold is rare: every 256 KB of journal, and on closing)
+        # the clock kept in it (a file another program wrote), else every stamp in it;
+        # the journal's saves of other programs and conflict copies: seen before this
         records = document.get("annotations")
-        self._clock.see(crdt.clock_of({}, records.values() if isinstance(records, dict) else ()))
+        self._clock.see(
+            crdt.clock_of(document, records.values() if isinstance(records, dict) else ())
+        )
         for name, table in document.items():
             if name not in ("annotations", "_meta"):
                 self._clock.see(crdt.table_max_stamp(table))
