@@ -325,3 +325,33 @@ def test_a_file_that_never_parses_is_not_read_at_every_poll(tmp_path, whose):
     store.reload_annotations()  # looked at once
     assert [store.reload_annotations() for _ in range(3)] == [None] * 3
     assert store.take_problems() == []  # (a syncer's partial file: never damage)
+
+
+def test_what_an_edit_leaves_in_memory_is_what_opening_merges(computers, monkeypatch):
+    """The window's library after edits (status, rating and note edits of papers one
+    device wrote about take a short way) is the one a fresh open merges from disk."""
+    from reader.core import library as library_module
+
+    laptop = on(computers["laptop"], "laptop")
+    ids = laptop.paper_ids()
+    desktop = on(computers["desktop"], "desktop")
+    desktop.set_note(ids[3], "the desktop's")
+    full_sync(computers)
+    laptop = on(computers["laptop"], "laptop")
+    times = iter(f"2026-12-0{d}T00:00:00+00:00" for d in (5, 3, 4, 9, 1, 2, 8, 7))
+    monkeypatch.setattr(library_module, "now_iso", lambda: next(times))  # (and set back)
+    edits = [
+        lambda: laptop.set_status(ids[:6], Status.READ),
+        lambda: laptop.set_rating(ids[1:4], 3),
+        lambda: laptop.add_tags([ids[2]], ["t"]),
+        lambda: laptop.set_note(ids[0], "mine"),
+        lambda: laptop.set_note(ids[3], "mine too"),
+        lambda: laptop.set_status(ids[:2], Status.UNREAD),
+        lambda: laptop.set_note(ids[0], ""),
+        lambda: laptop.set_rating(ids[1:2], 0),
+    ]
+    for edit in edits:
+        edit()
+        fresh = LibraryFolder(computers["laptop"], device="laptop").load_annotations()
+        assert dict(laptop.annotations()) == fresh
+    assert ids[1] not in fresh  # emptied by its edits: no annotation left
