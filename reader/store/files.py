@@ -891,7 +891,8 @@ class LibraryFolder:
         )
         if not known:  # other programs' saves, folded in now: their stamps seen first
             _, found = self._journal.read()
-            fresh = _matched(self._held_lines, found.lines)[1] if self._held else found.lines
+            held = self._held is not None
+            fresh = _matched(self._held_lines, found.lines)[1] if held else found.lines
             for change in map(decode, fresh):
                 for record in (change or {}).values():
                     self._clock.see(crdt.max_stamp(record or {}))
@@ -913,12 +914,9 @@ class LibraryFolder:
         meta = document.get("_meta")
         if not isinstance(meta, dict):
             meta = document["_meta"] = {}
-        # the clock kept in it (a file another program wrote), else every stamp in it;
-        # the journal's saves of other programs and conflict copies: seen before this
-        records = document.get("annotations")
-        self._clock.see(
-            crdt.clock_of(document, records.values() if isinstance(records, dict) else ())
-        )
+        # the clock kept in it (a file another program wrote: loading saw the stamps of
+        # one without); the journal's saves of other programs, conflict copies: seen
+        self._clock.see(crdt.clock_of(document, ()))
         for name, table in document.items():
             if name not in ("annotations", "_meta"):
                 self._clock.see(crdt.table_max_stamp(table))
