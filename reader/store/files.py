@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -15,13 +15,14 @@ from tinydb.table import Table
 from reader.core import crdt
 from reader.core.hlc import Clock
 from reader.core.library import NOTHING_NEW, CaughtUp
-from reader.core.models import Annotation, Paper, Status
+from reader.core.models import Annotation, Paper
 from reader.store import journal
-from reader.store.catalogue import Catalogue, annotation_from
+from reader.store.catalogue import Catalogue
 from reader.store.device import DEVICES_DIR, device_id
-from reader.store.devices import DeviceData, Others, conflict_copies, join_into, join_tables
+from reader.store.devices import EMPTY, Others, conflict_copies, join_into, join_tables
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, decode, replayed
 from reader.store.locking import LOCK_FILE, LibraryLock, Timeout, make_lock, run_locked
+from reader.store.merged import MergedView
 from reader.store.migrations import SCHEMA_VERSION
 from reader.store.storage import (
     AtomicJSONStorage,
@@ -85,74 +86,12 @@ def _damage(path: Path) -> str | None:
     return None
 
 
-def _merged_one(
-    pid: str, records: Sequence[tuple[str, crdt.Record]], problems: list[str]
-) -> tuple[Annotation | None, tuple[crdt.Version, ...]]:
-    """Paper `pid`'s annotation merged from every device's record of it (None: none
-    left), and its note's conflicting versions; a misshapen record is told."""
-    found: Sequence[crdt.Version] = ()
-    if len(records) == 1:  # (most papers: one device wrote about them)
-        fields, odd = crdt.view_one(records[0][1])
-        if _has_open(records):
-            found = crdt.note_state(records)[1]
-    else:
-        fields, found = crdt.view_and_conflicts(records)
-        odd = any(crdt.misshapen(r) for _, r in records)
-    if odd:
-        problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
-    ann = annotation_from(pid, fields, problems) if fields is not None else None
-    return ann, tuple(found)
-
-
-def _fields_of(ann: Annotation | None, wanted: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The fields of `ann` that `wanted` names (all of them if it is None), as
-    Annotation.to_dict() has them: what an edit changed them from."""
-    if ann is None:
-        return None
-    if wanted is None or "highlights" in wanted:
-        return ann.to_dict()
-    get = ann.__getattribute__
-    out: dict[str, Any] = {}
-    for name in wanted:
-        if name == "status":
-            out[name] = ann.status.value
-        elif name == "tags":
-            out[name] = list(ann.tags)
-        elif name in _PLAIN_FIELDS:
-            out[name] = get(name)
-    return out
-
-
-_PLAIN_FIELDS = frozenset({"note", "rating", "created", "modified"})
-
-
-#: the fields of an edit _merge_written() takes without merging records anew
-_SCALAR_EDIT = frozenset({"status", "rating", "note", "created", "modified", "paper_id"})
-
-
-def _edited_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in ("status", "rating", "note"):
-        if name in fields:
-            out[name] = Status(fields[name]) if name == "status" else fields[name]
-    return out
-
-
 def _stat_key(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
         return None
     return st.st_size, st.st_mtime_ns
-
-
-def _has_open(records: Sequence[tuple[str, crdt.Record]]) -> bool:
-    """Whether a device's record keeps an older note version open (in conflict)."""
-    return any(type(r.get("note")) is dict and r["note"].get("open") for _, r in records)
-
-
-def _fields(ann: Annotation | None) -> dict[str, Any] | None:
-    return ann.to_dict() if ann is not None else None
 
 
 def read_device_copy(path: Path) -> dict[str, Any] | None:
@@ -246,18 +185,12 @@ class LibraryFolder:
         self._catalogue = Catalogue(folder / PAPERS_FILE, defer_snapshot=defer_snapshot)
         #: annotations.journal: the saves not yet folded into annotations.json
         self._journal = Journal(self.device_dir)
-        #: the other devices' records, this device's clock, this device's records as
-        #: last loaded (or since written by us), and the library the user sees: every
-        #: device's records merged (reader.core.crdt)
+        #: the other devices' files (read, never written) and this device's clock
         self._others = Others(folder, self.device)
         self._clock = Clock(self.device)
-        self._own: dict[str, crdt.Record] = {}
-        self._other_data: dict[str, DeviceData] = {}
-        self._merged: dict[str, Annotation] = {}
-        #: per paper its note's conflicting versions (none: not there), and the papers
-        #: whose conflicting versions changed since take_conflict_changes()
-        self._conflicts: dict[str, tuple[crdt.Version, ...]] = {}
-        self._conflicts_news: set[str] = set()
+        #: the library the user sees: this device's records as last loaded (or since
+        #: written by us) and the other devices' as last read, merged (see merged.py)
+        self._view = MergedView(self.device, tell=self._note)
         #: conflict copies of this device's files that did not parse: (size, mtime) then
         self._copies_tried: dict[str, tuple[int, int] | None] = {}
         #: another device's small tables (tag colours, ...) changed since last handed over
@@ -297,6 +230,12 @@ class LibraryFolder:
     @property
     def lock(self) -> LibraryLock:
         return self._lock
+
+    @property
+    def _own(self) -> dict[str, crdt.Record]:
+        """This device's records as last loaded or since written (the merged view's;
+        to look at, not to change)."""
+        return self._view.own
 
     @property
     def backups(self) -> Backups:
@@ -407,137 +346,30 @@ class LibraryFolder:
                 self._clock.see(crdt.table_max_stamp(docs))
         for pid in {pid for change in found.changes for pid in change} if lines else ():
             self._clock.see(crdt.max_stamp(table.get(pid) or {}))
-        self._own = dict(table) if isinstance(table, dict) else {}
-        self._other_data, _ = self._others.load()
-        self._merge_all()
-        return dict(self._merged)
-
-    def _merge_all(self) -> None:
-        """The library as the user sees it, merged anew from every device's records:
-        a paper only one device wrote about (most) by the fast path."""
-        groups: dict[str, list[tuple[str, crdt.Record]]] = {}
-        me = self.device
-        for pid, record in self._own.items():
-            groups[pid] = [(me, record)]
-        for device, data in self._other_data.items():
-            for pid, record in data.records.items():
-                group = groups.get(pid)
-                if group is None:
-                    groups[pid] = [(device, record)]
-                else:
-                    group.append((device, record))
-        merged: dict[str, Annotation] = {}
-        conflicts: dict[str, tuple[crdt.Version, ...]] = {}
-        problems: list[str] = []
-        for pid, records in groups.items():
-            ann, found = _merged_one(pid, records, problems)
-            if ann is not None:
-                merged[pid] = ann
-            if found:
-                conflicts[pid] = found
-        for problem in problems:
-            self._note(problem)
-        before = self._conflicts
-        self._conflicts_news |= {
-            pid for pid in before.keys() | conflicts.keys() if before.get(pid) != conflicts.get(pid)
-        }
-        self._merged, self._conflicts = merged, conflicts
-        for other in self._other_data.values():
+        others, _ = self._others.load()
+        self._view.load(dict(table) if isinstance(table, dict) else {}, others)
+        for other in others.values():
             self._clock.see(other.clock)
-
-    def _records_of(self, pid: str) -> list[tuple[str, crdt.Record]]:
-        """Every device's record of paper `pid`, this device's first."""
-        out = []
-        own = self._own.get(pid)
-        if type(own) is dict:
-            out.append((self.device, own))
-        for device, data in self._other_data.items():
-            record = data.records.get(pid)
-            if type(record) is dict:
-                out.append((device, record))
-        return out
-
-    def _merge(self, pids: Iterable[str]) -> set[str]:
-        """Merge the records of `pids` into the library as the user sees it; the
-        papers whose annotation or whose note's conflicting versions changed."""
-        merged, conflicts, problems = self._merged, self._conflicts, list[str]()
-        changed = set()
-        for pid in pids:
-            ann, found = _merged_one(pid, self._records_of(pid), problems)
-            if ann is None:
-                if merged.pop(pid, None) is not None:
-                    changed.add(pid)
-            elif merged.get(pid) != ann:
-                merged[pid] = ann
-                changed.add(pid)
-            if found != conflicts.get(pid, ()):
-                if found:
-                    conflicts[pid] = found
-                else:
-                    del conflicts[pid]
-                changed.add(pid)
-                self._conflicts_news.add(pid)
-        for problem in problems:
-            self._note(problem)
-        return changed
-
-    def _merge_written(self, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
-        """_merge() of the papers this device just wrote `changes` (field values) of.
-        A paper only this device wrote about whose status, rating or note changed (a
-        bulk edit: 100,000 of them) is the annotation as it was with those fields
-        replaced: what merging its record gives (its stamp is the latest), for less."""
-        merged, me, others = self._merged, self.device, self._other_data.values()
-        slow = []
-        for pid, fields in changes.items():
-            own = self._own.get(pid)
-            if (
-                fields is None
-                or not _SCALAR_EDIT.issuperset(fields)
-                or any(pid in data.records for data in others)
-                or type(own) is not dict
-                or _has_open([(me, own)])
-                or pid in self._conflicts
-            ):
-                slow.append(pid)
-                continue
-            old = merged.get(pid) or Annotation(pid)
-            # the times as crdt.record_write keeps them: created the first, modified the last
-            when = fields.get("modified")
-            new = old.edited(pid, _edited_fields(fields), when if when else old.modified)
-            object.__setattr__(new, "created", old.created or fields.get("created") or "")
-            if new.is_empty:
-                merged.pop(pid, None)
-            else:
-                merged[pid] = new
-        self._merge(slow)
+        return self._view.annotations()
 
     def take_conflict_changes(self) -> set[str]:
         """The papers whose note's conflicting versions changed since last asked."""
-        news, self._conflicts_news = self._conflicts_news, set()
-        return news
+        return self._view.take_conflict_changes()
 
     def _take_others(self) -> set[str]:
         """Read the other devices' files that changed; the papers whose annotation
         changed with them."""
-        before = self._other_data
-        self._other_data, devices = self._others.load()
-        pids: set[str] = set()
+        others, devices = self._others.load()
         for device in devices:
-            old = before.get(device, DeviceData({}, {}))
-            new = self._other_data.get(device, DeviceData({}, {}))
-            self._clock.see(new.clock)
-            if old.tables != new.tables:
-                self._tables_news = True
-            pids.update(
-                pid
-                for pid in old.records.keys() | new.records.keys()
-                if old.records.get(pid) != new.records.get(pid)
-            )
-        return self._merge(pids)
+            self._clock.see(others.get(device, EMPTY).clock)
+        changed, tables = self._view.take_others(others, devices)
+        if tables:
+            self._tables_news = True
+        return changed
 
     def note_conflicts(self, pid: str) -> list[crdt.Version]:
         """The versions of paper `pid`'s note in conflict with the one shown."""
-        return list(self._conflicts.get(pid, ()))
+        return self._view.note_conflicts(pid)
 
     def _new_copies(self) -> list[str]:
         """The syncer's conflict copies of this device's files, but those that did
@@ -606,7 +438,7 @@ class LibraryFolder:
                 return None
             self._take_others()
             self._tables_news = False  # (the library reads its settings again now)
-            return dict(self._merged)  # another device's edits: nothing to write back
+            return self._view.annotations()  # another device's edits: nothing to write back
         if self.read_only() is not None:  # nothing can be written back: shown as it is
             return self.load_annotations()
         try:
@@ -729,7 +561,7 @@ class LibraryFolder:
         def append() -> None:
             if not self._caught:
                 self._catch_up_locked()
-            stamped = self._stamped(changes)
+            stamped = self._view.stamped(changes, self._clock.now())
             try:
                 size, _ = self._journal.append(stamped)
             except DamagedJournal:  # keep its good lines, move it aside, start anew
@@ -737,8 +569,8 @@ class LibraryFolder:
                 size, _ = self._journal.append(stamped)
             if self._held is not None:
                 self._held_lines.append(self._journal.last_line)
-            journal.apply(self._own, stamped)
-            self._merge_written(changes)
+            self._view.apply_own(stamped)
+            self._view.merge_written(changes)
             if size > journal.FOLD_BYTES:
                 try:
                     self._fold_told()
@@ -746,24 +578,6 @@ class LibraryFolder:
                     pass  # the save itself is durable; the fold is tried again next save
 
         self.locked(append)
-
-    def _stamped(
-        self, changes: Mapping[str, Mapping[str, Any] | None], *, resolve: bool = False
-    ) -> dict[str, crdt.Record]:
-        """This device's records after `changes` (field values), stamped now."""
-        out = {}
-        at = self._clock.now()  # one write, one stamp (each paper's record is its own)
-        for pid, fields in changes.items():
-            before = self._merged.get(pid)
-            out[pid] = crdt.record_write(
-                self._records_of(pid),
-                self.device,
-                _fields_of(before, fields),
-                fields,
-                at,
-                resolve=resolve,
-            )
-        return out
 
     def update(
         self, compute: Callable[[CaughtUp], Mapping[str, Mapping[str, Any] | None]]
@@ -787,7 +601,7 @@ class LibraryFolder:
                     self.write_annotations(changes)
                 finally:
                     self._caught = False
-                out.update((pid, self._merged.get(pid)) for pid in changes)
+                out.update((pid, self._view.get(pid)) for pid in changes)
 
         self.locked(run)
         return out
@@ -800,15 +614,15 @@ class LibraryFolder:
 
         def run() -> Annotation | None:
             self._catch_up_locked()
-            before = self._merged.get(pid)
+            before = self._view.get(pid)
             fields = {**(before.to_dict() if before else {}), "note": text}
-            stamped = self._stamped({pid: fields}, resolve=True)
+            stamped = self._view.stamped({pid: fields}, self._clock.now(), resolve=True)
             self._journal.append(stamped)
             if self._held is not None:
                 self._held_lines.append(self._journal.last_line)
-            journal.apply(self._own, stamped)
-            self._merge([pid])
-            return self._merged.get(pid)
+            self._view.apply_own(stamped)
+            self._view.merge([pid])
+            return self._view.get(pid)
 
         return self.locked(run)
 
@@ -831,19 +645,18 @@ class LibraryFolder:
                 self._held_lines = list(found.lines)
                 self._journal.mark_seen()
                 for one in fresh:  # (another program's saves on this device)
-                    journal.apply(self._own, one)
+                    self._view.apply_own(one)
                     for record in one.values():
                         self._clock.see(crdt.max_stamp(record or {}))
-                changed = self._merge({pid for one in fresh for pid in one})
+                changed = self._view.merge({pid for one in fresh for pid in one})
             if self._others.changed():
                 changed |= self._take_others()
                 if self._tables_news:  # another device's settings: all read anew
                     self._tables_news = False
-                    return CaughtUp(dict(self._merged), ())
+                    return CaughtUp(self._view.annotations(), ())
             if not changed:
                 return NOTHING_NEW
-            merged = self._merged
-            return CaughtUp(None, [{pid: _fields(merged.get(pid)) for pid in changed}])
+            return CaughtUp(None, [self._view.fields(changed)])
         # the file rewritten (another program's fold, a restore), lost or damaged, or
         # saves gone from the journal: written back if need be, then read anew
         return CaughtUp(self._reload_locked(), ())
@@ -1044,7 +857,7 @@ class LibraryFolder:
         if ANNOTATIONS_FILE in self.unreadable:
             return {}
         own = self._ann_db.table(name)._read_table()
-        tables = [own, *(data.tables.get(name, {}) for data in self._other_data.values())]
+        tables = [own, *(data.tables.get(name, {}) for data in self._view.others.values())]
         for table in tables:
             self._clock.see(crdt.table_max_stamp(table))
         return crdt.table_view(tables)
