@@ -22,6 +22,7 @@ from reader.core.library import Library, UnknownPaper
 from reader.core.models import Status
 
 if TYPE_CHECKING:
+    from reader.core.index import SearchIndex
     from reader.opening import OpenedLibrary
 
 
@@ -124,15 +125,27 @@ def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
     return data
 
 
-def cmd_list(lib: Library, args: argparse.Namespace) -> None:
+def search_index(lib: Library, args: argparse.Namespace) -> SearchIndex:
+    """The search index of the library opened for `args` (its words in the cache folder)."""
     from reader.core.index import SearchIndex
+    from reader.store.search_db import SearchDB
+
+    words = SearchDB.for_catalogue(args.catalogue)
+    try:
+        return SearchIndex(lib, words)
+    finally:
+        for problem in words.problems:
+            print(f"paper-reader: {problem}", file=sys.stderr)
+
+
+def cmd_list(lib: Library, args: argparse.Namespace) -> None:
     from reader.core.query import parse
     from reader.core.text import plain
 
     query = parse(" ".join(args.query))
     if query.warning:
         print(query.warning, file=sys.stderr)
-    ids = SearchIndex(lib).filter(query)
+    ids = search_index(lib, args).filter(query)
     if args.json:
         _print_json([paper_json(lib, pid, full=False) for pid in ids])
         return
@@ -379,6 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             cli_transfer.import_with_snapshot(opened, args)
         else:
             opened = _open(args)
+            args.catalogue = opened.folder.papers_path
             handler(opened.library, args)
     except CliError as exc:
         _fail(str(exc))

@@ -92,13 +92,12 @@ def import_with_snapshot(opened: OpenedLibrary, args: argparse.Namespace) -> Non
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> None:
-    from reader.cli import CliError
-    from reader.core.index import SearchIndex
+    from reader.cli import CliError, search_index
     from reader.core.query import parse
     from reader.exporting import export_text, export_to
     from reader.formats.common import display_name
 
-    ids = SearchIndex(lib).filter(parse(" ".join(args.query)))
+    ids = search_index(lib, args).filter(parse(" ".join(args.query)))
     if args.output:
         try:
             written = export_to(lib, ids, args.format, Path(args.output))

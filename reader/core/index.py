@@ -1,40 +1,46 @@
-"""What makes search fast at 100k papers: keyed texts, bitsets, a result cache, token indexes."""
+"""What makes search fast at 100k papers: the catalogue's words in SQLite FTS5, bitsets,
+a result cache."""
 
 # A query is evaluated over sets of papers, not paper by paper: a set is a Python
 # int used as a bitset (bit r: record r), so AND/OR/NOT over 100k papers cost
 # microseconds. Each text term's result is cached with the set it is exact for, so
 # a term that extends a cached one ("diffu" after "diff") is looked for only among
-# that one's matches, and deleting characters finds the answer cached. Catalogue texts
-# are found through token indexes once built or taken up in idle time, else by searching
-# the keyed texts (record_texts) in C; what the user wrote is few texts, scanned.
+# that one's matches, and deleting characters finds the answer cached. Catalogue
+# words are found by the full-text index (CatalogueWords: reader.store.search_db),
+# brought in step with the catalogue in idle time; what the user wrote is few texts,
+# scanned. Words match as reader.core.words says: whole words and word prefixes.
 
 from __future__ import annotations
 
 import time
 from collections import Counter
 from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from operator import attrgetter
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
-from reader.core import record_texts
-from reader.core.index_saving import SavedIndexes, Saving
+from reader.core.bitsets import bits_of, groups, one_of, pack, rids
 from reader.core.library import Library
-from reader.core.models import NO_ANNOTATION, Status
+from reader.core.models import NO_ANNOTATION, Paper, Status
 from reader.core.orders import Orders, id_tables
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
-from reader.core.record_texts import CatalogueTexts, Line, Spill, trim_memory
 from reader.core.steps import run_steps
 from reader.core.text import search_key
-from reader.core.tokens import TokenIndex, bits_of, groups, one_of, pack, rids
 from reader.core.user_texts import STATUS, UserTexts
+from reader.core.words import contains
 
-#: below this many papers scanning is fast enough: no token index
-TOKEN_INDEX_MIN = 20_000
 CACHE_SIZE = 256
 #: papers per part of making the index in steps (~15 ms a part at 100k papers)
 MAKE_PART = 20_000
-#: more papers than this edited since the token indexes were built: build them anew
-UNCOVERED_MAX = 2_000
+#: what each word of a search the user's own tags, note or highlights hold adds to a
+#: paper's relevance (a BM25 score: a strong match in a title is ~5-10)
+OWN_WORDS_WEIGHT = 8.0
+#: papers whose catalogue words are indexed anew at once (~10 ms); more (an import)
+#: in steps of prepare()
+REWORD_AT_ONCE = 100
+#: where a field's words are: None anywhere, 0 the authors, 1 the title
+Line = int | None
+_COLUMNS = ("authors", "title")
 #: the keys of each facet's grouping among the derived values (SearchIndex._derive)
 _GROUPS = {"tag": "tag_nodes", "venue": ("values", "venue"), "year": ("values", "year")}
 _CATALOGUE_ONLY = frozenset(
@@ -44,28 +50,59 @@ _CATALOGUE_ONLY = frozenset(
 _T = TypeVar("_T")
 
 
+class CatalogueWords(Protocol):
+    """The words of a catalogue's authors, titles and abstracts, searched
+    (reader.store.search_db.SearchDB); a paper is known by its position (here, its
+    record number). Errors are RuntimeErrors."""
+
+    def syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
+        """Bring the words in step with `papers` (all of them, each at its
+        position), a step per yield."""
+        ...
+
+    def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:
+        """Take in these (position, paper) pairs (new or changed papers) and forget
+        the papers `gone` (ids)."""
+        ...
+
+    def find(self, words: str, column: str | None = None) -> list[int]:
+        """The positions of the papers holding the word text `words` (in `column`)."""
+        ...
+
+    def scores(self, terms: Sequence[str]) -> dict[int, float]:
+        """Each paper holding any of the word texts `terms`, by position: its BM25
+        score (lower is better)."""
+        ...
+
+    def reader(self) -> CatalogueWords | None:
+        """A twin for another thread, whose find() answers as this one's would (None:
+        there is none; searches stay on this thread)."""
+        ...
+
+
+#: what fetch_words() found: the index's words generation then, and each term's
+#: record numbers
+Fetched = tuple[int, list[tuple[str, "Line", list[int]]]]
+
+
 class SearchIndex:
     """Every paper of a library as sets the query language combines; kept current by
-    update(). Call warm() in idle time until it returns True: search is exact either
-    way, and fast for any term once warm."""
+    update(). Call prepare() in idle time until it returns True: search is exact
+    either way (a search finishes the preparing first)."""
 
-    def __init__(
-        self, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None
-    ) -> None:
-        """`spill` makes the (unnamed) file keyed texts are written to, else kept in
-        memory; `saved` keeps the built indexes of big catalogues for next time."""
-        self._lib, self._spill, self._saved = library, spill, saved
+    def __init__(self, library: Library, catalogue: CatalogueWords) -> None:
+        self._lib, self._catalogue = library, catalogue
         run_steps(self._made())
 
     @classmethod
     def in_steps(
-        cls, library: Library, spill: Spill | None = None, saved: SavedIndexes | None = None
+        cls, library: Library, catalogue: CatalogueWords
     ) -> Generator[None, None, SearchIndex]:
         """The index made a part at a time (~15 ms each at 100k papers): a generator that
         yields between the parts and returns the index. The papers are read at the first
         part, the annotations at a later one: edits made meanwhile are for update()."""
         index = cls.__new__(cls)
-        index._lib, index._spill, index._saved = library, spill, saved
+        index._lib, index._catalogue = library, catalogue
         yield from index._made()
         return index
 
@@ -77,9 +114,13 @@ class SearchIndex:
         n = len(papers)
         self._given, self._ids, self._rid = yield from id_tables(papers, MAKE_PART)
         self._papers = papers
-        big = n >= TOKEN_INDEX_MIN
-        self._texts = CatalogueTexts(papers, self._spill if big else None)
-        self._saving = Saving(self._saved, papers) if big and self._saved is not None else None
+        #: bringing the catalogue's words in step (None: done), and the papers whose
+        #: words changed meanwhile (taken in when it is done)
+        self._sync: Generator[None, None, None] | None = self._catalogue.syncing(list(papers))
+        self._unsynced: dict[str, None] = {}
+        #: counts the changes of the catalogue's words: a fetch from before one is stale
+        self._generation = 0
+        self._fetcher: tuple[ThreadPoolExecutor, CatalogueWords] | None = None
         self._alive = (1 << n) - 1
         user = self._user = UserTexts(n)
         annotations = list(self._lib.annotations().items())
@@ -87,16 +128,15 @@ class SearchIndex:
         for start in range(0, len(annotations), step):
             yield
             user.take_statuses(annotations[start : start + step], self._rid)
-        self._cache: dict[tuple[Line, bytes], tuple[int, int]] = {}
+        self._cache: dict[tuple[Line, str], tuple[int, int]] = {}
         self._derived: dict[Hashable, Any] = {}
-        self._tokens: dict[Line, TokenIndex] = {}
         self._lists = Orders(self._ids, self._given, self._rid)
 
     def update(self, paper_ids: Iterable[str]) -> None:
         """Take in edits of these papers (annotations, catalogue, new papers)."""
         self._user.settle()
         changed: list[int] = []
-        rewritten: list[int] = []  # the records whose catalogue text changed
+        reworded: list[str] = []  # the papers whose catalogue words changed (or left)
         catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
         gone = False  # a paper left
         retagged = False  # a paper's tags changed
@@ -107,6 +147,7 @@ class SearchIndex:
                 if r is not None:
                     self._alive &= ~(1 << r)
                     changed.append(r)
+                    reworded.append(pid)
                     gone = True
                 continue
             if r is None:
@@ -118,23 +159,20 @@ class SearchIndex:
                 self._user.status.append(0)
                 self._alive |= 1 << r
                 self._lists.forget_orders()
-                rewritten.append(r)
+                reworded.append(pid)
                 catalogue = True
             elif self._papers[r] is not paper:
                 before, self._papers[r] = self._papers[r], paper
                 catalogue = True
-                if self._texts.changed(r, before):
-                    rewritten.append(r)
+                if _words_of(before) != _words_of(paper):
+                    reworded.append(pid)
             retagged = self._user.annotate(r, annotations.get(pid) or NO_ANNOTATION) or retagged
             changed.append(r)
+        if reworded:
+            self._reword(reworded)
         if not changed:
             return
-        if catalogue and self._saving is not None:
-            self._saving.edited = True
         n = len(self._ids)
-        if len(rewritten) > record_texts.MANY_CHANGED:  # an import: made again later
-            self._texts.forget_from(min(rewritten))
-            self._tokens = {line: tokens for line, tokens in self._tokens.items() if tokens.ready}
         stale = bits_of(changed, n)
         self._cache = {k: (res & ~stale, scope & ~stale) for k, (res, scope) in self._cache.items()}
         # what the catalogue alone decides (venue and year groups, ~0.1 s at 100k papers)
@@ -154,76 +192,57 @@ class SearchIndex:
             }
         )
         self._derived = {k: v for k, v in self._derived.items() if k in kept}
-        moved = bits_of(rewritten, n)
-        for line, tokens in list(self._tokens.items()):
-            tokens.covered &= ~moved
-            if tokens.ready and (self._alive & ~tokens.covered).bit_count() > max(
-                UNCOVERED_MAX, n // 8
-            ):
-                del self._tokens[line]  # too much is left to scanning: warm() builds it again
+
+    def _reword(self, pids: list[str]) -> None:
+        """Bring the catalogue's words of these papers in step: at once for a few, in
+        steps of prepare() for an import's many (once synced)."""
+        self._generation += 1
+        if self._sync is not None:
+            self._unsynced.update(dict.fromkeys(pids))
+        elif len(pids) > REWORD_AT_ONCE:
+            self._sync = self._rewording(pids)
+        else:
+            self._reworded(pids)
+
+    def _rewording(self, pids: list[str]) -> Generator[None, None, None]:
+        for start in range(0, len(pids), REWORD_AT_ONCE):
+            self._reworded(pids[start : start + REWORD_AT_ONCE])
+            yield
+
+    def _reworded(self, pids: list[str]) -> None:
+        papers, rid = self._lib.papers_by_id(), self._rid
+        found = [(rid[pid], p) for pid in pids if (p := papers.get(pid)) is not None]
+        self._catalogue.update(found, [pid for pid in pids if pid not in papers])
 
     def prepare(self, seconds: float | None = None, deadline: float | None = None) -> bool:
-        """Take in the annotations and build (or take up) the texts for up to `seconds`
-        (or until `deadline`; neither: all); True once a search waits for neither (a
-        search not yet ready does them all first: ~1 s at 100k papers, ~0.2 s at 3,300)."""
+        """Take in the annotations and bring the catalogue's words in step for up to
+        `seconds` (or until `deadline`; neither: all); True once a search waits for
+        neither (a search not yet ready does them all first: seconds at 100k papers
+        when their words are indexed anew, ~0.1 s when they are in step)."""
         deadline = deadline if seconds is None else time.perf_counter() + seconds
-        return (
-            self._user.settle(deadline) and self._take_up(deadline) and self._texts.build(deadline)
-        )
+        return self._user.settle(deadline) and self._synced(deadline)
+
+    def _synced(self, deadline: float | None) -> bool:
+        while self._sync is not None:
+            try:
+                next(self._sync)
+            except StopIteration:
+                self._sync = None
+                if self._unsynced:
+                    todo, self._unsynced = list(self._unsynced), {}
+                    self._reword(todo)
+                return True
+            if deadline is not None and time.perf_counter() > deadline:
+                return False
+        return True
 
     @property
     def prepared(self) -> bool:  # (prepare() has nothing left to do)
-        return (
-            self._user.settled
-            and (self._saving is None or self._saving.looked)
-            and self._texts.complete
-        )
+        return self._user.settled and self._sync is None
 
     def warm(self, seconds: float | None = None) -> bool:
-        """Build (or take up) texts and token indexes for up to `seconds` (None: all)."""
-        deadline = None if seconds is None else time.perf_counter() + seconds
-        texts = self._texts
-        if not self.prepare(deadline=deadline):
-            return False
-        if len(self._ids) < TOKEN_INDEX_MIN:
-            return True
-        if not self._tokens and self._saving is not None and deadline:  # built by another process?
-            busy, built = self._saving.elsewhere(texts)
-            if busy or built:
-                self._adopt(built or {})
-                return not busy
-        for line in (0, 1, None):  # the small ones first
-            if (tokens := self._tokens.get(line)) is None:
-                tokens = self._tokens[line] = TokenIndex(
-                    texts.built, texts.part(line, ahead=True), len(texts.log)
-                )
-            if not tokens.ready:
-                if not tokens.step(deadline):
-                    return False
-                # papers edited while the index was built are scanned instead
-                edited = bits_of(texts.log[tokens.mark :], len(self._ids))
-                tokens.covered = self._alive & ((1 << tokens.n) - 1) & ~edited
-                trim_memory()
-        return self._saving is None or self._saving.save(texts, self._tokens, deadline)
-
-    @property
-    def building_elsewhere(self) -> bool:
-        return self._saving is not None and self._saving.busy
-
-    def _take_up(self, deadline: float | None) -> bool:
-        """Take up the indexes saved for these papers, if any; False while looking."""
-        if self._saving is None or self._saving.looked:
-            return True
-        if (tokens := self._saving.take_up(self._texts, deadline)) is not None:
-            self._adopt(tokens)
-        return self._saving.looked
-
-    def _adopt(self, tokens: dict[Line, TokenIndex]) -> None:
-        """Take token indexes built from the texts as they are now."""
-        covered = self._alive & ((1 << self._texts.built) - 1)
-        for line_tokens in tokens.values():
-            line_tokens.covered = covered
-        self._tokens = tokens
+        """prepare() for up to `seconds` (None: all)."""
+        return self.prepare(seconds)
 
     # -- searching --------------------------------------------------------------
 
@@ -248,6 +267,98 @@ class SearchIndex:
         bits = within if query.tree is None else self._eval(query.tree, within)
         everything = bits == self._alive and bits.bit_count() == len(self._ids)
         return self._lists.select(bits, order, everything=everything)
+
+    def ranked(self, query: Query, ids: Sequence[str]) -> list[str]:
+        """`ids` (what filter() returned for `query`) by relevance to the query's words:
+        BM25 over the catalogue's authors, titles and abstracts (reader.store.search_db),
+        each word the user's own tags, note or highlights hold counting as much as a
+        strong match in a title; ties, and a query without words, keep their order."""
+        terms = _positive_words(query.tree)
+        if not terms:
+            return list(ids)
+        self._synced(None)
+        self._user.settle()
+        scores = self._catalogue.scores(terms)
+        rid, notes = self._rid, self._user.notes
+
+        def score(pid: str) -> float:
+            r = rid.get(pid, -1)
+            note = notes.get(r)
+            own = sum(contains(note, t) for t in terms) if note is not None else 0
+            return scores.get(r, 0.0) - OWN_WORDS_WEIGHT * own
+
+        return sorted(ids, key=score)
+
+    # -- finding words off this thread -------------------------------------------
+
+    def words_wanted(self, query: Query) -> list[tuple[str, Line]]:
+        """The words of `query` (text terms, author: and title:) whose papers the index
+        does not know yet: what filter() would look up in the catalogue's words."""
+        wanted: dict[tuple[str, Line], None] = {}
+        nodes = [query.tree] if query.tree is not None else []
+        while nodes:
+            node = nodes.pop()
+            if isinstance(node, (And, Or)):
+                nodes += node.nodes
+            elif isinstance(node, Not):
+                nodes.append(node.node)
+            elif isinstance(node, Text):
+                wanted[node.key, None] = None
+            elif isinstance(node, Field) and node.name in ("author", "title") and node.key:
+                wanted[node.key, 0 if node.name == "author" else 1] = None
+        alive = self._alive
+        return [
+            (words, line)
+            for words, line in wanted
+            if (cached := self._cache.get((line, words))) is None or alive & ~cached[1]
+        ]
+
+    def fetch_words(self, wanted: list[tuple[str, Line]]) -> Future[Fetched] | None:
+        """Look `wanted` up in the catalogue's words on a thread of its own, for
+        take_words() (None: the catalogue has no twin for a thread, or is not in step
+        yet; filter() looks them up itself). The thread holds no lock of ours: a
+        big library's broad word ("a" at 1M papers) costs this thread nothing."""
+        if self._sync is not None or not wanted:
+            return None
+        if self._fetcher is None:
+            twin = self._catalogue.reader()
+            if twin is None:
+                return None
+            self._fetcher = ThreadPoolExecutor(1, thread_name_prefix="words"), twin
+        pool, twin = self._fetcher
+        generation = self._generation
+
+        def fetch() -> Fetched:
+            found = [
+                (words, line, twin.find(words, None if line is None else _COLUMNS[line]))
+                for words, line in wanted
+            ]
+            return generation, found
+
+        return pool.submit(fetch)
+
+    def take_words(self, fetched: Fetched) -> bool:
+        """Take what fetch_words() found, unless the catalogue's words changed since
+        (then False: filter() looks them up again)."""
+        generation, found = fetched
+        if generation != self._generation or self._sync is not None:
+            return False
+        self._user.settle()
+        n, alive = len(self._ids), self._alive
+        for words, line, rs in found:
+            res = bits_of(rs, n) & alive
+            if line is None:
+                res |= self._noted(words, alive & ~res)
+            self._cache[line, words] = (res, alive)
+        while len(self._cache) > CACHE_SIZE:
+            del self._cache[next(iter(self._cache))]
+        return True
+
+    def close(self) -> None:
+        """Stop the thread that finds words, if one was started."""
+        if self._fetcher is not None:
+            self._fetcher[0].shutdown(wait=True)
+            self._fetcher = None
 
     def count(self, query: Query) -> int:
         """How many papers match `query` (filter()'s length, without a list)."""
@@ -329,77 +440,55 @@ class SearchIndex:
         if isinstance(node, Field):
             return 300 if node.name in ("author", "title") else 0
         if isinstance(node, Text):
-            cached = (None, node.key.encode("utf-8", "surrogatepass")) in self._cache
+            cached = (None, node.key) in self._cache
             return 1 if cached else 200 - min(len(node.key), 99)
         return 400 if isinstance(node, Not) else 350
 
-    def _text(self, text_key: str, cand: int, line: Line) -> int:
-        """The records of `cand` whose text (or `line`) contains `text_key`, cached."""
-        term = text_key.encode("utf-8", "surrogatepass")
+    def _text(self, words: str, cand: int, line: Line) -> int:
+        """The records of `cand` whose text (or `line`) holds the word text `words`
+        (the last word as a prefix), cached."""
         cache = self._cache
-        res, scope = cache.pop((line, term), (0, 0))
+        res, scope = cache.pop((line, words), (0, 0))
         if todo := cand & ~scope:
             known = 0
             for (where, other), (r2, s2) in cache.items():
                 if where != line:
                     continue
-                if other in term:  # lacking a part of the term: lacking the term
+                if words.startswith(other):  # lacking the start of the words: lacking them
                     todo &= r2 | ~s2
-                elif term in other:  # holding more than the term: holding the term
+                elif other.startswith(words):  # holding more than the words: holding them
                     known |= r2 & todo
-            res |= known | self._find(term, todo & ~known, line)
+            res |= known | self._find(words, todo & ~known, line)
             scope |= cand
-        cache[line, term] = (res, scope)
+        cache[line, words] = (res, scope)
         if len(cache) > CACHE_SIZE:
             del cache[next(iter(cache))]
         return res & cand
 
-    def _find(self, term: bytes, cand: int, line: Line) -> int:
-        """The records of `cand` whose text (or `line`) contains `term`: no cache."""
+    def _find(self, words: str, cand: int, line: Line) -> int:
+        """The records of `cand` whose text (or `line`) holds `words`: no cache."""
         if not cand:
             return 0
-        if b"\n" in term:  # only the whole text of a record has line breaks
-            return 0 if line is not None else self._scan_whole(term, cand)
-        texts = self._texts
-        self._take_up(None)
-        texts.build(None)
-        found, rest = 0, cand
-        tokens = self._tokens.get(line)
-        if tokens is not None and tokens.ready:
+        self._synced(None)
+        column = None if line is None else _COLUMNS[line]
+        try:
+            rs = self._catalogue.find(words, column)
+        except RuntimeError:  # a damaged index, set aside: made anew, at once
+            self._generation += 1
+            self._sync = self._catalogue.syncing(list(self._papers))
+            self._synced(None)
+            rs = self._catalogue.find(words, column)
+        found = cand & bits_of(rs, len(self._ids))
+        return found | self._noted(words, cand & ~found) if line is None else found
 
-            def scan(t: bytes, bits: int) -> int:
-                return texts.scan(t, bits, line)
-
-            covered, rest = cand & tokens.covered, cand & ~tokens.covered
-            if term.split() == [term]:
-                found = tokens.match(term, covered, scan)
-            else:  # a phrase: the papers with every word are candidates
-                for word in term.split():
-                    covered = tokens.match(word, covered, scan) if covered else 0
-                found = scan(term, covered)
-        found |= texts.scan(term, rest, line)
-        if line is None and (
-            noted := cand
-            & ~found
-            & self._derive(  # papers the user wrote on
-                "noted", lambda: bits_of(self._user.notes, len(self._ids))
-            )
-        ):
-            notes = self._user.notes
-            found |= bits_of(
-                (r for r in rids(noted, len(self._ids)) if term in notes[r]), len(self._ids)
-            )
-        return found
-
-    def _scan_whole(self, term: bytes, cand: int) -> int:
-        """The records of `cand` whose whole text (catalogue, then what the user wrote)
-        contains `term`."""
-        text, notes = self._texts.text, self._user.notes
-        whole = (
-            (r, text(r) + b"\n" + notes[r] if r in notes else text(r))
-            for r in rids(cand, len(self._ids))
-        )
-        return bits_of((r for r, subject in whole if term in subject), len(self._ids))
+    def _noted(self, words: str, cand: int) -> int:
+        """The records of `cand` whose tags, note or highlights hold `words`."""
+        n = len(self._ids)
+        noted = cand & self._derive("noted", lambda: bits_of(self._user.notes, n))
+        if not noted:
+            return 0
+        notes = self._user.notes
+        return bits_of((r for r in rids(noted, n) if contains(notes[r], words)), n)
 
     def _derive(self, name: Hashable, make: Callable[[], _T]) -> _T:
         """A value computed once per state of the index (update() forgets them)."""
@@ -447,7 +536,7 @@ class SearchIndex:
             )
         if name == "venue":
             return cand & self._group("venue", lambda v: value in search_key(v))
-        if "\n" in value:  # author and title are one line
+        if not value:  # (no words)
             return 0
         return self._text(value, cand, 0 if name == "author" else 1)
 
@@ -464,3 +553,23 @@ class SearchIndex:
             if test(value):
                 found |= bits
         return found
+
+
+def _words_of(paper: Paper) -> tuple[object, ...]:
+    """What the catalogue's words of a paper are made of."""
+    return paper.title, paper.authors, paper.abstract
+
+
+def _positive_words(node: Node | None) -> list[str]:
+    """The word texts a query asks for (not those under a -): what relevance weighs."""
+    out: dict[str, None] = {}
+    nodes = [node] if node is not None else []
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, (And, Or)):
+            nodes += node.nodes
+        elif isinstance(node, Text):
+            out[node.key] = None
+        elif isinstance(node, Field) and node.name in ("author", "title") and node.key:
+            out[node.key] = None
+    return list(out)

@@ -10,7 +10,7 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from reader.core.tokens import SPARSE_SHIFT, bits_of, rids, unpack
+from reader.core.bitsets import SPARSE_SHIFT, bits_of, rids, unpack
 
 if TYPE_CHECKING:
     from reader.core.models import Paper

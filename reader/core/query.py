@@ -1,6 +1,7 @@
 """The search language: parse once, match many.
 
-    diffusion "flow matching"   all words and phrases, anywhere in the text
+    diffusion "flow matching"   all words and phrases, anywhere in the text (a word
+                                matches whole words and word prefixes: reader.core.words)
     tag:rl  -tag:skip           tags (a parent tag matches its children: tag:method
                                 matches method/diffusion)
     status:unread               reading status
@@ -22,14 +23,16 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from reader.core.text import search_key
+from reader.core.words import contains, word_text
 
 
 class Record(Protocol):
     """What a query looks at for one paper (see reader.core.search_text.make_record)."""
 
-    #: search keys of authors, title, abstract (source and TeX symbols), tags, note, highlights
+    #: the word texts (reader.core.words.spaced) of authors, title, abstract (source and
+    #: TeX symbols), tags, note, highlights
     text: str
-    title: str
+    title: str  # (spaced too)
     authors: str
     venue: str
     year: int | None
@@ -57,15 +60,17 @@ class QuerySyntaxError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """`key` (a search key, never empty, no line breaks) occurs in the record's text."""
+    """The words `key` (a word text: reader.core.words, never empty) occur in the
+    record's text, the last as a prefix."""
 
     key: str
 
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """name:value. `key` is the value's search key; years are the range lo..hi
-    (None: open); for has:, `key` is one of HAS or "" (matches nothing)."""
+    """name:value. `key` is the value's search key (for author: and title:, its word
+    text); years are the range lo..hi (None: open); for has:, `key` is one of HAS or
+    "" (matches nothing)."""
 
     name: str
     key: str
@@ -97,9 +102,8 @@ Node = Text | Field | Not | And | Or | Everything
 
 
 def text_key(word: str) -> str:
-    """The search key of a query word or phrase: whitespace runs become one space,
-    so that no key spans a line break of the record's text."""
-    return " ".join(search_key(" ".join(word.split())).split())
+    """The word text of a query word or phrase ("" if it has no words)."""
+    return word_text(search_key(word))
 
 
 def _field(name: str, value: str) -> Field:
@@ -123,7 +127,9 @@ def _field(name: str, value: str) -> Field:
             ">=": (year, None),
         }[op]
         return Field(name, key, lo, hi)
-    if name in ("tag", "status", "author", "venue", "title"):
+    if name in ("author", "title"):
+        return Field(name, word_text(key))
+    if name in ("tag", "status", "venue"):
         return Field(name, key)
     raise QuerySyntaxError(f"unknown field {name}:")
 
@@ -138,11 +144,11 @@ def field_matches(node: Field, r: Record) -> bool:
     if name == "status":
         return r.status == key
     if name == "author":
-        return key in r.authors
+        return bool(key) and contains(r.authors, key)
     if name == "venue":
         return key in r.venue
     if name == "title":
-        return key in r.title
+        return bool(key) and contains(r.title, key)
     if name == "has":
         return key in r.has
     if name == "year":
@@ -158,7 +164,7 @@ def compile_node(node: Node) -> Predicate:
     """The predicate of `node` over one Record."""
     if isinstance(node, Text):
         key = node.key
-        return lambda r: key in r.text
+        return lambda r: contains(r.text, key)
     if isinstance(node, Field):
         return lambda r: field_matches(node, r)
     if isinstance(node, Not):

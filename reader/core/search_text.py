@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 
 from reader.core.models import Annotation, Paper
 from reader.core.text import search_key
+from reader.core.words import spaced, starts
 
 _MACRO = re.compile(r"\\([A-Za-z]+)")
 _MACRO_OVERRIDES = {
@@ -119,8 +121,9 @@ def _shown_key(char: str) -> str:
 
 def mark_spans(text: str, terms: Sequence[str], limit: int | None = None) -> list[tuple[int, int]]:
     """Where the search words `terms` (and the symbols of TeX macro names among them)
-    occur in `text`, as (start, end) indexes: case and accents ignored, as search
-    ignores them ("rocktaschel" marks "Rocktäschel"). The first `limit` only (None:
+    occur in `text` at the start of a word, as search finds them, as (start, end)
+    indexes: case and accents ignored, as search ignores them ("rocktaschel" marks
+    "Rocktäschel"). The first `limit` only (None:
     all): "w" occurs 50,000 times in a shown part of an abstract of one long word."""
     if text.isascii():
         keyed, where = text.lower(), list(range(len(text)))
@@ -134,10 +137,9 @@ def mark_spans(text: str, terms: Sequence[str], limit: int | None = None) -> lis
             key = search_key(form)
             if not key.strip():
                 continue
-            at, found = keyed.find(key), 0
-            while at >= 0 and (limit is None or found < limit):
+            for found in itertools.islice(starts(key).finditer(keyed), limit):
+                at = found.start()
                 spans.add((where[at], where[at + len(key) - 1] + 1))
-                at, found = keyed.find(key, at + len(key)), found + 1
     return sorted(spans)[:limit]
 
 
@@ -154,6 +156,16 @@ def _catalogue(paper: Paper) -> str:
             _line(with_symbols(paper.abstract)),
         )
     )
+
+
+def catalogue_key(paper: Paper) -> bytes:
+    """The search key of a paper's authors, title and abstract, a line each."""
+    return key_bytes(_catalogue(paper))
+
+
+def user_words(ann: Annotation) -> str:
+    """The word texts (reader.core.words.spaced) of what the user wrote of a paper."""
+    return spaced(*search_key(_annotation(ann)).split("\n"))
 
 
 def _annotation(ann: Annotation | None) -> str:
@@ -194,14 +206,13 @@ class SearchRecord:
 
 
 def make_record(paper: Paper, ann: Annotation | None) -> SearchRecord:
-    catalogue = search_key(_catalogue(paper))
-    authors, title, _ = catalogue.split("\n")
-    extra = search_key(_annotation(ann))
+    catalogue = search_key(_catalogue(paper)).split("\n")
+    extra = search_key(_annotation(ann)).split("\n") if ann is not None else []
     return SearchRecord(
         paper.id,
-        f"{catalogue}\n{extra}" if extra else catalogue,
-        title,
-        authors,
+        spaced(*catalogue, *extra),
+        spaced(catalogue[1]),
+        spaced(catalogue[0]),
         search_key(paper.venue),
         paper.year,
         ann.status.value if ann else "unread",

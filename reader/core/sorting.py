@@ -1,4 +1,5 @@
-"""Sort orders of the paper list: title, year, venue, date added, date changed, status."""
+"""Sort orders of the paper list: title, year, venue, date added, date changed, status,
+and relevance to the search (SearchIndex.ranked; the library's order without one)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ SORT_KEYS: dict[str, str] = {
     "added": "Date added",
     "changed": "Date changed",
     "status": "Status",
+    "relevance": "Relevance",
 }
 _STATUS_ORDER = {Status.READING: 0, Status.UNREAD: 1, Status.READ: 2}
 
@@ -39,6 +41,6 @@ def _key_function(lib: Library, key: str) -> Callable[[str], Any]:
 
 def sort_ids(lib: Library, ids: Sequence[str], key: str, *, descending: bool = False) -> list[str]:
     """`ids` in the given order; ties keep library order (the sort is stable)."""
-    if key == "library":
+    if key in ("library", "relevance"):  # (relevance: ranked once searched)
         return list(reversed(ids)) if descending else list(ids)
     return sorted(ids, key=_key_function(lib, key), reverse=descending)

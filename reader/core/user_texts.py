@@ -11,11 +11,11 @@ import functools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from reader.core.bitsets import bits_of
 from reader.core.facets import tag_ancestors
 from reader.core.models import Annotation, Status
-from reader.core.search_text import _annotation, _written, key_bytes
+from reader.core.search_text import _written, user_words
 from reader.core.text import search_key
-from reader.core.tokens import bits_of
 
 #: a status as one byte, for bitsets made with bytes.translate
 STATUS = {s.value: code for code, s in enumerate(Status)}
@@ -26,10 +26,10 @@ SETTLE_CHUNK = 200
 
 
 @functools.lru_cache(maxsize=1024)
-def _keyed_tags(tags: tuple[str, ...]) -> tuple[tuple[str, ...], bytes]:
-    """A set of tags keyed, and the keyed text of an annotation with only these tags:
+def _keyed_tags(tags: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """A set of tags keyed, and the words of an annotation with only these tags:
     the same few sets recur over a bulk edit of 100,000 papers."""
-    return tuple(search_key(t) for t in tags), key_bytes(_annotation(Annotation("", tags=tags)))
+    return tuple(search_key(t) for t in tags), user_words(Annotation("", tags=tags))
 
 
 class UserTexts:
@@ -38,7 +38,7 @@ class UserTexts:
 
     def __init__(self, n: int) -> None:
         self.status = bytearray(n)
-        self.notes: dict[int, bytes] = {}  # keyed, for records with any
+        self.notes: dict[int, str] = {}  # words (reader.core.words.spaced), of records with any
         self.tags: dict[int, tuple[str, ...]] = {}
         self.has: dict[str, set[int]] = {"note": set(), "tags": set(), "highlights": set()}
         self._pending: list[tuple[int, Annotation]] = []
@@ -82,9 +82,9 @@ class UserTexts:
         self.notes.pop(r, None)
         if ann.tags:
             self.tags[r], only_tags = _keyed_tags(ann.tags)
-            self.notes[r] = key_bytes(_annotation(ann)) if written else only_tags
+            self.notes[r] = user_words(ann) if written else only_tags
         elif written:
-            self.notes[r] = key_bytes(_annotation(ann))
+            self.notes[r] = user_words(ann)
         return self.tags.get(r) != before
 
     def tag_nodes(self, tags_of: Callable[[int], Sequence[str]]) -> dict[str, int]:

@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 QT_ARGS = ("-style", "Fusion")
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1000
-#: how often the process building a big catalogue's token tables is asked if it is done
-BUILDER_POLL_MS = 50
 #: a backup of annotations.json at most this often while the window is open
 BACKUP_EVERY_S = 3600
 BACKUP_CHECK_MS = 10 * 60 * 1000
@@ -80,8 +78,8 @@ class App:
                 panes=w.splitter.saveState(),
                 reader_splitter=w.pane.splitter.saveState(),
                 last_paper=w.pane.paper_id,
-                sort_key=w.sidebar.sort_key()[0],
-                sort_descending=int(w.sidebar.sort_key()[1]),
+                sort_key=w.sidebar.chosen_sort()[0],
+                sort_descending=int(w.sidebar.chosen_sort()[1]),
                 zoom=w.appearance.zoom,
                 theme=w.appearance.theme,
             )
@@ -107,7 +105,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
     undo_stack = QUndoStack()
     facets = FacetPanel(saved=library.prefs.saved_searches())
-    sidebar = Sidebar(library, lambda: _search_index(opened), facets)
+    told: list[MainWindow] = []  # (the window, made below, tells what befalls the index)
+    sidebar = Sidebar(library, lambda: _search_index(opened, told[0]), facets)
     sidebar.index_waits = True  # the facet counts wait for the first paint (_later_steps)
     pane = ReaderPane()
     controller = PaperController(library, sidebar, pane, undo_stack)
@@ -115,6 +114,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     transfers = Transfers(library, runner)
     appearance.add_zoomables([pane.browser, pane.note_editor.preview, pane.note_editor.editor])
     window = MainWindow(controller, transfers, appearance, "Paper Reader")
+    told.append(window)
     controller.setParent(window)
 
     appearance.set_zoom(state.zoom)
@@ -145,6 +145,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     window.closing.connect(lambda: _rescue_on_close(app))
     window.closing.connect(lambda: _backup(opened, controller, "close"))
     window.closing.connect(lambda: _print_problems(app))
+    window.closing.connect(sidebar.close_search)
     for notice in opened.notices:
         window.statusBar().showMessage(plain.one_line(notice), 10_000)
     if opened.messages:
@@ -154,17 +155,18 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     return app
 
 
-def _search_index(opened: OpenedLibrary) -> Generator[None, None, SearchIndex]:
-    """The search index of the opened library made in parts, its tables kept in the
-    cache folder (made after the first paint by its idle steps, or by the first search
-    or facet count)."""
+def _search_index(opened: OpenedLibrary, window: MainWindow) -> Generator[None, None, SearchIndex]:
+    """The search index of the opened library made in parts, the catalogue's words
+    kept in the cache folder (made after the first paint by its idle steps, or by the
+    first search or facet count); what goes wrong with them is told in the status bar."""
     from reader.core.index import SearchIndex
-    from reader.store.search_cache import SearchCache
-    from reader.store.spill import search_texts_file
+    from reader.store.search_db import SearchDB
 
-    return SearchIndex.in_steps(
-        opened.library, spill=search_texts_file, saved=SearchCache(opened.folder.papers_path)
-    )
+    def tell(problem: str) -> None:
+        window.statusBar().showMessage(plain.one_line(problem), 15_000)
+
+    words = SearchDB.for_catalogue(opened.folder.papers_path, tell)
+    return SearchIndex.in_steps(opened.library, words)
 
 
 def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
@@ -197,14 +199,9 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
 
 def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
     """Make and prepare the search index as a search does (Sidebar.prepare_search),
-    then build (or take up) its token tables a few ms at a time; then freeze again
-    what it built."""
+    a few ms at a time; then freeze what it made out of the collector's scans."""
     while not sidebar.prepare_search():
-        yield
-    index = sidebar.index
-    while not index.warm(0.008):  # (warm() prepares first, as after an import)
-        # the builder process (~15 s at 100k): polled, not spun on
-        yield BUILDER_POLL_MS if index.building_elsewhere else None
+        yield None
     gc.freeze()
 
 

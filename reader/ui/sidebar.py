@@ -28,7 +28,9 @@ from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
 
 if TYPE_CHECKING:
-    from reader.core.index import SearchIndex
+    from concurrent.futures import Future
+
+    from reader.core.index import Fetched, SearchIndex
 
 # The search (reader.core.index, reader.core.query and theirs: some 40M instructions
 # to import) is loaded by the first search, facet count or edit, not for the first
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 FACET_REFRESH_MS = 150
 #: the search's preparation done per event-loop turn while a typed query waits for it
 PREPARE_SLICE_S = 0.010
+#: how often a search waiting for its words (found on a thread of their own) looks
+FETCH_POLL_MS = 4
 #: the colour of the note under the search box when a query falls back to plain words
 HINT_COLOUR = "#b26b00"
 
@@ -140,11 +144,19 @@ class Sidebar(QWidget):
         self._facet_steps = QTimer(self, singleShot=True, interval=0)
         self._facet_steps.timeout.connect(self._facets_due)
         self.search.textChanged.connect(lambda _text: self._typing.start())
+        #: the words of the query typed, being found off the GUI thread, and what then
+        self._fetching: Future[Fetched] | None = None
+        self._fetched_then: QTimer = self._typing
+        self._fetch_poll = QTimer(self, singleShot=True, interval=FETCH_POLL_MS)
+        self._fetch_poll.timeout.connect(self._fetch_looked)
         self._choosing = QTimer(self, singleShot=True, interval=0)
         self._choosing.timeout.connect(self._facets_chosen)
         self.facets.facets_changed.connect(self._facets_chosen)
-        self.sort_combo.currentIndexChanged.connect(lambda _i: self.resort())
-        self.sort_order.toggled.connect(lambda _on: self.resort())
+        #: the sort the user had when a search chose "Relevance" for them (None: the
+        #: sort shown is the user's own choice)
+        self._sort_before_search: tuple[str, bool] | None = None
+        self.sort_combo.currentIndexChanged.connect(lambda _i: self._sort_chosen())
+        self.sort_order.toggled.connect(lambda _on: self._sort_chosen())
         self.resort()
 
     @property
@@ -177,6 +189,12 @@ class Sidebar(QWidget):
         elif self._making is not None:
             self._edited.update(dict.fromkeys(paper_ids))
 
+    def close_search(self) -> None:
+        """Stop the search's thread (the window closes)."""
+        self._fetch_poll.stop()
+        if self._index is not None:
+            self._index.close()
+
     @property
     def index_made(self) -> bool:
         return self._index is not None
@@ -186,7 +204,37 @@ class Sidebar(QWidget):
     def sort_key(self) -> tuple[str, bool]:
         return self.sort_combo.currentData(), self.sort_order.isChecked()
 
+    def chosen_sort(self) -> tuple[str, bool]:
+        """The sort the user chose (not the relevance a search chose for them)."""
+        return self._sort_before_search or self.sort_key()
+
+    def _sort_chosen(self) -> None:
+        self._sort_before_search = None
+        self.resort()
+
+    def _sort_follows_search(self) -> None:
+        """A search sorts by relevance, unless the user chose an order of their own
+        (any but the library's); clearing it brings the user's order back."""
+        searching = bool(self.search.text().strip())
+        if searching and self._sort_before_search is None and self.sort_key() == ("library", False):
+            self._show_sort("relevance", False)
+            self._sort_before_search = ("library", False)
+        elif not searching and self._sort_before_search is not None:
+            self._show_sort(*self._sort_before_search)
+            self._sort_before_search = None
+
+    def _show_sort(self, key: str, descending: bool) -> None:
+        pos = self.sort_combo.findData(key)
+        self.sort_combo.blockSignals(True)
+        self.sort_order.blockSignals(True)
+        self.sort_combo.setCurrentIndex(max(pos, 0))
+        self.sort_order.setChecked(descending)
+        self.sort_combo.blockSignals(False)
+        self.sort_order.blockSignals(False)
+        self.sort_order.setText("↑" if descending else "↓")
+
     def set_sort(self, key: str, descending: bool) -> None:
+        self._sort_before_search = None
         pos = self.sort_combo.findData(key)
         self.sort_combo.blockSignals(True)
         self.sort_order.blockSignals(True)
@@ -208,6 +256,7 @@ class Sidebar(QWidget):
         return " ".join(p for p in (self.search.text().strip(), self.facets.query()) if p)
 
     def _typed(self) -> None:
+        self._sort_follows_search()  # ("library" and "relevance" share the order below)
         if self._search_waits():
             return
         self.typing = True
@@ -221,11 +270,48 @@ class Sidebar(QWidget):
         its preparation (the typed query runs once it is): typing right after the
         window opened waits for no more than a step (~10-20 ms) between keys, not for
         it all (~1 s at 100k papers)."""
-        if not (self.search.text().strip() or self.facets.query()) or self.prepare_search():
+        if not (self.search.text().strip() or self.facets.query()):
+            return False
+        if self.prepare_search() and self._words_found():
             return False
         self.count_label.setText("Searching…")
-        (again or self._typing).start()  # the next step, or the query, next turn
+        if self._fetching is not None:  # the query runs once its words are found
+            self._fetched_then = again or self._typing
+            self._fetch_poll.start()
+        else:
+            (again or self._typing).start()  # the next step, or the query, next turn
         return True
+
+    def _words_found(self) -> bool:
+        """True if the index knows the papers of every word of the query; else they
+        are looked up on a thread of their own (a broad word at a million papers
+        takes longer than a frame) and False until they are."""
+        from reader.core.query import parse
+
+        if self._fetching is not None:
+            return False
+        index = self.index
+        wanted = [
+            term
+            for text in (self.search.text(), self.facets.query())
+            for term in index.words_wanted(parse(text))
+        ]
+        self._fetching = index.fetch_words(wanted) if wanted else None
+        return self._fetching is None  # (none: filter() finds them itself)
+
+    def _fetch_looked(self) -> None:
+        fetching = self._fetching
+        if fetching is None:
+            return
+        if not fetching.done():
+            self._fetch_poll.start()
+            return
+        self._fetching = None
+        try:
+            self.index.take_words(fetching.result())
+        except RuntimeError:
+            pass  # (filter() looks the words up itself, and says what went wrong)
+        self._fetched_then.start()
 
     def _facets_chosen(self) -> None:
         """A facet chosen (or left): filter, once the search is ready, as for typing."""
@@ -246,7 +332,7 @@ class Sidebar(QWidget):
     @property
     def search_pending(self) -> bool:
         """A typed query (or facet choice) waits for its turn, or for the search."""
-        return self._typing.isActive() or self._choosing.isActive()
+        return self._typing.isActive() or self._choosing.isActive() or self._fetching is not None
 
     def apply_filters(self) -> None:
         """Refill the list from the current query and facets, keeping the selection."""
@@ -271,6 +357,10 @@ class Sidebar(QWidget):
                 else self._text_ids
             )
             self.model.highlight_terms = text_query.terms
+            key, descending = self.sort_key()
+            if key == "relevance" and text.strip():
+                ids = self.index.ranked(text_query, ids)
+                ids = ids[::-1] if descending else ids
         self.model.set_ids(ids)
         self._shown = ids  # filter()'s own list: counted from its set
         self.select_ids(selected, current)

@@ -5,6 +5,7 @@ import pytest
 from reader.core.index import SearchIndex
 from reader.core.models import Paper, Status
 from reader.core.query import parse
+from reader.store.search_db import SearchDB
 from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel
 from reader.ui.sidebar import Sidebar
@@ -49,7 +50,7 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
     library.set_status(ids[:2], Status.READ)
     library.add_tags([ids[0], ids[5], ids[6]], ["rl"])
     facets = FacetPanel()
-    sidebar = Sidebar(library, lambda: SearchIndex.in_steps(library), facets)
+    sidebar = Sidebar(library, lambda: SearchIndex.in_steps(library, SearchDB.in_memory()), facets)
     qtbot.addWidget(sidebar)
     qtbot.addWidget(facets)
     sidebar.refresh_facets()
@@ -76,8 +77,8 @@ def test_sidebar_rows_after_filtering(qtbot, qtmodeltester, library, query, stat
 
 
 def test_making_the_index_again_after_a_part_failed(qtbot, library):
-    """A part of the making that fails (the spill file's disk full, say) fails that
-    use; the next use makes the index from the start."""
+    """A part of the making that fails (the disk full, say) fails that use; the
+    next use makes the index from the start."""
     attempts: list[int] = []
 
     def make():
@@ -85,7 +86,7 @@ def test_making_the_index_again_after_a_part_failed(qtbot, library):
         if len(attempts) == 1:
             yield
             raise OSError("no space left on device")
-        return (yield from SearchIndex.in_steps(library))
+        return (yield from SearchIndex.in_steps(library, SearchDB.in_memory()))
 
     facets = FacetPanel()
     sidebar = Sidebar(library, make, facets)

@@ -29,11 +29,11 @@ def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
 
 @pytest.fixture
 def small_search_steps(monkeypatch):
-    """The search's preparation a paper's text a step, one step a turn: many turns."""
-    from reader.core import record_texts
+    """The search's preparation a paper's words a step, one step a turn: many turns."""
+    from reader.store import search_db
     from reader.ui import sidebar as sidebar_module
 
-    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 1)
+    monkeypatch.setattr(search_db, "STEP_PAPERS", 1)
     monkeypatch.setattr(sidebar_module, "PREPARE_SLICE_S", 0)
 
 

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 import string
-import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reader.core import index as index_module
-from reader.core import record_texts, user_texts
+from reader.core import user_texts
+from reader.core.bitsets import groups, pack, rids, unpack
 from reader.core.index import SearchIndex
 from reader.core.library import Library
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.query import parse
 from reader.core.search_text import make_record, with_symbols
-from reader.core.tokens import groups, pack, rids, unpack
+from reader.store import search_db
+from reader.store.search_db import SearchDB
 
 
 class MemoryStore:
@@ -62,23 +62,28 @@ def reference(lib, text, ids=None):
     ]
 
 
-@pytest.fixture(params=["scan", "tokens", "tokens-rare"])
-def mode(request, monkeypatch):
-    """Each test runs with plain scanning, with the token index, and with the token
-    index forced onto its rare-token path."""
-    if request.param != "scan":
-        monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
-    if request.param == "tokens-rare":
-        from reader.core import tokens
+#: makes the catalogue's words of an index (the `mode` fixture changes it)
+_WORDS = {"make": SearchDB.in_memory}
 
-        monkeypatch.setattr(tokens, "SCAN_MAX", 0)
+
+@pytest.fixture(params=["memory", "file"])
+def mode(request, monkeypatch, tmp_path):
+    """Each test runs with the catalogue's words in a database in memory, and in a
+    file (a new one for each index)."""
+    if request.param == "file":
+        made = itertools.count()
+        monkeypatch.setitem(
+            _WORDS, "make", lambda: SearchDB(tmp_path / f"words-{next(made)}.sqlite3")
+        )
     return request.param
 
 
+def catalogue_words():
+    return _WORDS["make"]()
+
+
 def make_index(lib):
-    """An index whose keyed texts go to a real unnamed file (from TOKEN_INDEX_MIN
-    papers on, as in the app; in memory below)."""
-    index = SearchIndex(lib, spill=tempfile.TemporaryFile)
+    index = SearchIndex(lib, catalogue_words())
     assert index.warm()
     return index
 
@@ -125,8 +130,11 @@ ANNOTATIONS = [
         ("Theta", ["kd"]),
         ("Θ", ["kd"]),
         ("\\Theta", ["kd"]),
-        ("√N", ["kd"]),
         ("4.7× compression", ["kd"]),
+        ("diff", ["kd", "flow", "diff"]),  # a word's start: "Difficulty", "diffusion"
+        ("usion", []),  # not inside a word
+        ("rl", ["kd"]),  # the tag "rl"
+        ("match flow", ["flow", "diff"]),
         ("k2vae", ["k2"]),
         ("title:rocktaschel", ["flow"]),
         ("title:plain", []),  # in the abstract, not the title
@@ -156,7 +164,7 @@ def test_an_index_made_in_parts_finds_what_one_made_at_once_does(monkeypatch):
     # made in several parts; what is checked is what the two indexes find
     monkeypatch.setattr(index_module, "MAKE_PART", 1)
     lib = make_library(PAPERS, ANNOTATIONS)
-    making, parts = SearchIndex.in_steps(lib, spill=tempfile.TemporaryFile), 0
+    making, parts = SearchIndex.in_steps(lib, catalogue_words()), 0
     while True:
         try:
             next(making)
@@ -248,10 +256,9 @@ def test_new_and_changed_papers_are_seen(mode):
     assert index.filter(parse("diffusion"), lib.paper_ids()) == ["diff"]
 
 
-def test_warming_in_slices_while_papers_change(monkeypatch):
-    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
-    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
-    monkeypatch.setattr(record_texts, "MANY_CHANGED", 7)
+def test_warming_in_slices_while_papers_change(mode, monkeypatch):
+    monkeypatch.setattr(search_db, "STEP_PAPERS", 7)
+    monkeypatch.setattr(search_db, "DIGEST_STEP", 50)
     papers = [
         Paper(
             f"p{i}",
@@ -262,7 +269,7 @@ def test_warming_in_slices_while_papers_change(monkeypatch):
         for i in range(300)
     ]
     lib = Library(MemoryStore(papers))
-    index = SearchIndex(lib, spill=tempfile.TemporaryFile)
+    index = SearchIndex(lib, catalogue_words())
     lib.subscribe(lambda change: index.update(change.paper_ids))
     queries_ = [
         "diffusion",
@@ -285,22 +292,18 @@ def test_warming_in_slices_while_papers_change(monkeypatch):
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), (step, text)
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
-    lib.add_papers(
-        [Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)]
-    )  # more than MANY_CHANGED
+    lib.add_papers([Paper(f"m{i}", f"Many {i}", (), "quokka") for i in range(20)])
     for text in queries_:
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
     assert index.warm()
 
 
-def test_catalogue_edits_while_and_after_the_token_indexes_are_built(monkeypatch):
-    """Papers re-imported with new text, a few and many, while the index warms and
-    after: the texts written to the file are read no more, the token indexes scan
-    what changed and are built anew once too much has."""
-    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
-    monkeypatch.setattr(index_module, "UNCOVERED_MAX", 10)
-    monkeypatch.setattr(record_texts, "TEXT_CHUNK", 7)
-    monkeypatch.setattr(record_texts, "MANY_CHANGED", 7)
+def test_catalogue_edits_while_and_after_the_words_are_brought_in_step(mode, monkeypatch):
+    """Papers re-imported with new text, a few and many, while the index is prepared
+    and after: their old words are found no more, their new ones are (many, as an
+    import's, in steps of prepare(): a search meanwhile does the rest first)."""
+    monkeypatch.setattr(search_db, "STEP_PAPERS", 7)
+    monkeypatch.setattr(index_module, "REWORD_AT_ONCE", 3)
     papers = [
         Paper(
             f"p{i}",
@@ -311,7 +314,7 @@ def test_catalogue_edits_while_and_after_the_token_indexes_are_built(monkeypatch
         for i in range(100)
     ]
     lib = Library(MemoryStore(papers))
-    index = SearchIndex(lib, spill=tempfile.TemporaryFile)
+    index = SearchIndex(lib, catalogue_words())
     lib.subscribe(lambda change: index.update(change.paper_ids))
     texts = [
         "diffusion",
@@ -338,30 +341,84 @@ def test_catalogue_edits_while_and_after_the_token_indexes_are_built(monkeypatch
             lib.add_papers([renamed(step % 100, "quokka")])
         check(step)
     check("warm")
-    lib.add_papers([renamed(i, "quokka") for i in (5, 6)])  # a few: scanned
+    lib.add_papers([renamed(i, "quokka") for i in (5, 6)])
     check("a few")
-    lib.add_papers([renamed(i, "quokka matching") for i in range(40, 60)])  # many: built again
+    lib.add_papers([renamed(i, "quokka matching") for i in range(40, 60)])
+    assert not index.prepare(deadline=0)  # (in steps)
     check("many")
+    lib.add_papers([renamed(i, "zebra") for i in range(60, 80)])
+    while not index.prepare(deadline=0):
+        check("many, while in steps")
     assert index.warm()
     check("warm again")
 
 
-def test_texts_stay_in_memory_when_no_file_can_be_written(monkeypatch):
-    monkeypatch.setattr(index_module, "TOKEN_INDEX_MIN", 0)
+def test_an_index_file_that_cannot_be_used_is_set_aside_and_made_anew(tmp_path):
+    """Garbage, another program's database, one made by other rules, and a folder
+    that cannot be written: the search finds what the reference does, and says so."""
+    import sqlite3
 
-    class Full(io.BytesIO):
-        def write(self, data):
-            raise OSError(28, "No space left on device")
-
-    def unwritable():
-        raise PermissionError(13, "Permission denied")
-
-    for spill in (Full, unwritable):
+    cases = {
+        "garbage": lambda path: path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000),
+        "other": lambda path: sqlite3.connect(path).executescript("CREATE TABLE x(y);"),
+        "rules": lambda path: sqlite3.connect(path).executescript(
+            f"PRAGMA user_version={search_db.SCHEMA + 1}"
+        ),
+    }
+    for name, spoil in cases.items():
+        path = tmp_path / name / "words.sqlite3"
+        path.parent.mkdir()
+        spoil(path)
+        before = path.read_bytes()
         lib = make_library(PAPERS, ANNOTATIONS)
-        index = SearchIndex(lib, spill=spill)
-        assert index.warm()
+        db = SearchDB(path)
+        index = SearchIndex(lib, db)
         for text in ("diffusion", '"flow matching"', "author:zoe", "Theta", "title:rocktaschel"):
-            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text)
+            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), name
+        assert "moved aside" in " ".join(db.problems), name
+        (aside,) = path.parent.glob("words.sqlite3.damaged-*")
+        assert aside.read_bytes() == before, name  # kept as it was, not deleted
+        db.close()
+    (tmp_path / "file").write_text("a file where the folder would be")
+    lib = make_library(PAPERS, ANNOTATIONS)
+    db = SearchDB(tmp_path / "file" / "search" / "words.sqlite3")
+    index = SearchIndex(lib, db)
+    assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
+    assert "kept in memory" in " ".join(db.problems)
+
+
+def test_an_index_damaged_while_open_is_made_anew(tmp_path):
+    lib = make_library(PAPERS, ANNOTATIONS)
+    path = tmp_path / "words.sqlite3"
+    index = SearchIndex(lib, SearchDB(path))
+    assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
+    import sqlite3
+
+    with sqlite3.connect(path) as other:  # another program empties it under us
+        other.execute("DROP TABLE words")
+    assert index.filter(parse("flow"), lib.paper_ids()) == reference(lib, "flow")
+    assert index.filter(parse("Theta"), lib.paper_ids()) == ["kd"]
+
+
+def test_a_second_open_takes_the_words_in_step_and_mends_what_changed(tmp_path):
+    """The words of an earlier open are kept: papers changed, added or gone since are
+    indexed again or dropped, the rest is not read again."""
+    path = tmp_path / "words.sqlite3"
+    SearchIndex(make_library(PAPERS, ANNOTATIONS), SearchDB(path)).warm()
+    import dataclasses
+
+    changed = [
+        dataclasses.replace(PAPERS[0], title="Quokka distillation"),
+        *PAPERS[1:3],
+        Paper("new", "Quokka networks", ("A B",), "", "", 2020),
+    ]  # k2 gone
+    lib = make_library(changed, ANNOTATIONS)
+    db = SearchDB(path)
+    index = SearchIndex(lib, db)
+    for text in ("quokka", "knowledge", "k2vae", "title:distillation", "flow"):
+        assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
+    rows = db._connection().execute("SELECT count(*) FROM papers").fetchone()[0]
+    assert rows == 4 and not db.problems
 
 
 def test_what_the_user_wrote_is_found_before_any_warming():
@@ -369,7 +426,7 @@ def test_what_the_user_wrote_is_found_before_any_warming():
     counts and an edit straight after opening all see them."""
     for first in ("search", "count", "tally", "edit"):
         lib = make_library(PAPERS, ANNOTATIONS)
-        index = SearchIndex(lib)
+        index = SearchIndex(lib, catalogue_words())
         lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
         if first == "count":
             assert index.count_status(lib.paper_ids(), Status.READ) == 1
@@ -392,7 +449,7 @@ def test_annotations_taken_in_a_slice_at_a_time_and_edits_between_slices(monkeyp
     monkeypatch.setattr(user_texts, "SETTLE_CHUNK", 1)
     for edit in ("note", "tags", "status"):
         lib = make_library(PAPERS, ANNOTATIONS)
-        index = SearchIndex(lib)
+        index = SearchIndex(lib, catalogue_words())
         lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
         assert not index.prepare(deadline=0)  # one annotation taken in, others left
         pending = [a.paper_id for a in ANNOTATIONS if not a.is_empty]
@@ -425,7 +482,7 @@ def test_tallies_follow_edits_of_what_the_user_wrote_and_of_the_catalogue():
     import dataclasses
 
     lib = make_library(PAPERS, ANNOTATIONS)
-    index = SearchIndex(lib)
+    index = SearchIndex(lib, catalogue_words())
     lib.subscribe(lambda change: index.update(change.paper_ids))
     ids = lib.paper_ids()
     assert index.tally(ids, "venue") == {"ICML 2025": 1, "NeurIPS 2023": 1, "ICLR": 1}
@@ -727,8 +784,8 @@ def test_select_picks_the_records_in_the_order_given_sparse_or_dense(n, data):
     """The ids of a set of records in an order: few of them (picked one by one) or
     many (a mask of every record), in the library's order or any other, with ids the
     index does not know and ids given twice, and again after papers were added."""
+    from reader.core.bitsets import SPARSE_SHIFT
     from reader.core.orders import Orders
-    from reader.core.tokens import SPARSE_SHIFT
 
     given = [f"p{r}" for r in range(n)]
     ids = [(pid + " ")[:-1] for pid in given]
@@ -774,3 +831,47 @@ def test_tag_nodes_hold_each_records_tags_and_their_parents(tagged):
                 expected.setdefault("/".join(parts[: i + 1]), set()).add(r)
     nodes = texts.tag_nodes(lambda r: tagged[r])
     assert {node: set(rids(bits, 10)) for node, bits in nodes.items()} == expected
+
+
+def test_words_found_on_a_thread_of_their_own_are_what_filter_would_find(tmp_path, monkeypatch):
+    import threading
+
+    lib = make_library(PAPERS, ANNOTATIONS)
+    db = SearchDB(tmp_path / "words.sqlite3")
+    index = SearchIndex(lib, db)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    assert index.fetch_words([("diffusion", None)]) is None  # not in step yet
+    assert index.warm()
+    text = 'diffusion author:zoe title:flow "key claim" -idea'
+    wanted = index.words_wanted(parse(text))
+    assert sorted(wanted, key=str) == sorted(
+        [("diffusion", None), ("zoe", 0), ("flow", 1), ("key claim", None), ("idea", None)],
+        key=str,
+    )
+    where = []
+    find = SearchDB.find
+
+    def spied(self, words, column=None):
+        where.append(threading.current_thread() is threading.main_thread())
+        return find(self, words, column)
+
+    monkeypatch.setattr(SearchDB, "find", spied)
+    assert index.take_words(index.fetch_words(wanted).result())
+    assert where and not any(where)  # looked up off the main thread
+    assert index.words_wanted(parse(text)) == []
+    where.clear()
+    for query in (text, "diffusion", '"key claim"', "-idea"):
+        assert index.filter(parse(query), lib.paper_ids()) == reference(lib, query), query
+    assert where == []  # all found before: nothing looked up on this thread
+    fetched = index.fetch_words(index.words_wanted(parse("quokka")))
+    lib.add_papers([Paper("q", "Quokka networks", ("A B",), "", "", 2020)])  # meanwhile
+    assert not index.take_words(fetched.result())  # stale: not taken
+    assert index.filter(parse("quokka"), lib.paper_ids()) == ["q"]
+    lib.set_note("flow", "a quokka")  # what the user wrote is the index's own
+    fetched = index.fetch_words(index.words_wanted(parse("quok")))
+    assert index.take_words(fetched.result())
+    assert index.filter(parse("quok"), lib.paper_ids()) == ["flow", "q"]
+    index.close()
+    memory = SearchIndex(lib, SearchDB.in_memory())
+    memory.warm()
+    assert memory.fetch_words([("diffusion", None)]) is None  # (no twin: found on this thread)

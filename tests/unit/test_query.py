@@ -124,7 +124,7 @@ def test_terms_for_highlighting():
         ("has:nothing", []),
         ('"flow   matching "', ["flow"]),  # whitespace in a phrase is one space
         ('"  "', ["diff", "flow", "kd"]),  # nothing searchable: everything
-        ("-", ["kd"]),  # a hyphen is searched like any character (DA-KD)
+        ("-", ["diff", "flow", "kd"]),  # no word in it (a hyphen separates): everything
         ("year:>2023", ["kd"]),
         ("year:<=2021", ["diff"]),
     ],

@@ -96,7 +96,8 @@ def test_search_marks_stop_at_a_limit() -> None:
     text = "ab " * 5_000
     assert len(mark_spans(text, ["ab"])) == 5_000
     assert mark_spans(text, ["ab"], limit=10) == [(3 * i, 3 * i + 2) for i in range(10)]
-    assert mark_spans(text, ["ab", "b"], limit=3) == [(0, 2), (1, 2), (3, 5)]
+    assert mark_spans(text, ["ab", "b"], limit=3) == [(0, 2), (3, 5), (6, 8)]  # "b": no word
+    assert len(mark_spans("a" * 10_000_000, ["a"])) == 1  # one word: one start, found in C
 
 
 def test_a_linked_title_is_shown_in_part() -> None:

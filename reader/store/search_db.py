@@ -1,0 +1,310 @@
+"""The catalogue's words in SQLite FTS5: a local, disposable index in the cache folder.
+
+One database per library (named after where its catalogue is), holding for each
+paper its id, a digest of its searched text, and the word texts (reader.core.words)
+of its authors, title and abstract, which FTS5's ``ascii`` tokenizer splits at the
+spaces exactly as the matching in Python does. Nothing the user wrote is in it,
+and nothing here is trusted: every open checks the papers' digests against the
+catalogue (in steps, a slice of idle time each) and indexes what differs; a
+database that cannot be read, or was made by other rules, is moved aside and made
+anew from the catalogue."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+import zlib
+from array import array
+from collections.abc import Callable, Generator, Iterable, Sequence
+from pathlib import Path
+
+from reader.core.models import Paper
+from reader.core.search_text import catalogue_key
+from reader.core.words import fts_query, word_text
+from reader.store.cachefile import library_name
+from reader.store.snapshot import cache_dir
+
+#: the rules the words were made by: a database of other rules is made anew
+SCHEMA = 1
+#: papers indexed per step of syncing() (~10 ms)
+STEP_PAPERS = 100
+#: papers whose digests are compared per step
+DIGEST_STEP = 20_000
+COLUMNS = ("authors", "title", "abstract")
+#: how much more a word in the authors or the title weighs than one in the abstract
+AUTHORS_WEIGHT = 3.0
+TITLE_WEIGHT = 5.0
+
+_SCHEMA_SQL = """
+CREATE TABLE papers (rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, digest INTEGER NOT NULL);
+CREATE VIRTUAL TABLE words USING fts5(authors, title, abstract, tokenize='ascii', prefix='1 2');
+"""
+
+
+class SearchDBError(RuntimeError):
+    """The index could not be read or written (it is made anew next time)."""
+
+
+def digest(paper: Paper) -> int:
+    """A digest of what the index holds of `paper` (it is indexed again if it changed)."""
+    text = "\x1f".join((paper.title, "\x1e".join(paper.authors), paper.abstract))
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
+
+
+def _row(paper: Paper) -> tuple[str, str, str]:
+    authors, title, abstract = catalogue_key(paper).decode("utf-8", "surrogatepass").split("\n")
+    return word_text(authors), word_text(title), word_text(abstract)
+
+
+class SearchDB:
+    """The words of one library's papers (or, with no path, of papers kept in memory).
+
+    Papers are known to the caller by their *position*, a number it gives each (the
+    search index's record number): syncing() takes them as a list, update() with
+    their positions, and find() answers with positions."""
+
+    def __init__(self, path: Path | None, tell: Callable[[str], None] | None = None) -> None:
+        """`tell` is told what went wrong and was mended (also kept in `problems`)."""
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+        self._tell = tell
+        self.problems: list[str] = []
+        #: each row's position (-1: none), by rowid
+        self._position = array("q")
+        #: the SearchDB a reader() was made from (a reader only reads, and trusts it)
+        self._source: SearchDB | None = None
+
+    def reader(self) -> SearchDB | None:
+        """A twin for another thread: its own connection to the same file, reading
+        only, with this one's positions (None for a database in memory)."""
+        if self.path is None:
+            return None
+        twin = SearchDB(self.path)
+        twin._source = self
+        return twin
+
+    @classmethod
+    def for_catalogue(
+        cls, papers_path: Path, tell: Callable[[str], None] | None = None
+    ) -> SearchDB:
+        """The index of the catalogue at `papers_path`, in the cache folder."""
+        return cls(cache_dir() / "search" / f"{library_name(papers_path)}.sqlite3", tell)
+
+    def _problem(self, text: str) -> None:
+        self.problems.append(text)
+        if self._tell is not None:
+            self._tell(text)
+
+    @classmethod
+    def in_memory(cls) -> SearchDB:
+        return cls(None)
+
+    # -- the connection -----------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            try:
+                self._db = self._open()
+            except (sqlite3.Error, OSError) as exc:
+                if self.path is None:
+                    raise SearchDBError(str(exc)) from exc
+                self._move_aside(exc)
+                try:
+                    self._db = self._open()
+                except (sqlite3.Error, OSError) as again:
+                    self._problem(
+                        f"The search index cannot be kept in {self.path.parent} ({again});"
+                        " it is kept in memory and made anew at each start."
+                    )
+                    self.path = None
+                    self._db = self._open()
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        if self._source is not None:  # (checked by its source, which keeps it in step)
+            assert self.path is not None
+            return sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, timeout=10)
+        if self.path is None:
+            db = sqlite3.connect(":memory:", isolation_level=None)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        try:  # (what is not ours is looked at, never written)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            empty = version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone()
+            if not empty and version != SCHEMA:
+                raise sqlite3.DatabaseError(f"made by other rules (version {version})")
+            if not empty and (check := db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
+                raise sqlite3.DatabaseError(check)
+            if self.path is not None:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=OFF")  # a cache: a torn one is made anew
+            if empty:
+                db.executescript(f"BEGIN; {_SCHEMA_SQL} PRAGMA user_version={SCHEMA}; COMMIT;")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self, exc: BaseException) -> None:
+        """Set a database that cannot be used aside (never trusted, never deleted)."""
+        assert self.path is not None
+        self.close()
+        if not self.path.exists():
+            return  # (nothing to set aside: the folder cannot be made)
+        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
+        self._problem(
+            f"The search index {self.path} could not be used ({exc}); it was moved aside"
+            " and is made anew."
+        )
+
+    def close(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+        self._position = array("q")
+
+    # -- keeping it in step ---------------------------------------------------------
+
+    def syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
+        """Bring the index in step with `papers` (all the catalogue's papers, each at
+        its position), a step (~10 ms) per yield: papers whose digest differs are
+        indexed again, papers no longer there dropped. A damaged database is set
+        aside and made anew."""
+        try:
+            yield from self._syncing(papers)
+        except sqlite3.Error as exc:
+            if self.path is None:
+                raise SearchDBError(str(exc)) from exc
+            self._move_aside(exc)
+            yield from self._syncing(papers)
+
+    def _syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
+        db = self._connection()
+        self._position = array("q")
+        yield
+        known: dict[str, tuple[int, int]] = {}
+        rows = db.execute("SELECT id, rowid, digest FROM papers")
+        while chunk := rows.fetchmany(DIGEST_STEP):
+            known.update((pid, (rowid, dig)) for pid, rowid, dig in chunk)
+            yield
+        position = self._position
+        top = max((rowid for rowid, _ in known.values()), default=0)
+        position.extend([-1] * (top + 1))
+        todo: list[tuple[int, Paper]] = []
+        for start in range(0, len(papers), DIGEST_STEP):
+            for r, paper in enumerate(papers[start : start + DIGEST_STEP], start):
+                rowid, dig = known.pop(paper.id, (0, None))
+                if dig == digest(paper):
+                    position[rowid] = r
+                else:
+                    todo.append((r, paper))
+            yield
+        gone = list(known)
+        for start in range(0, len(gone), STEP_PAPERS * 10):
+            self.update((), gone[start : start + STEP_PAPERS * 10])
+            yield
+        for start in range(0, len(todo), STEP_PAPERS):
+            self.update(todo[start : start + STEP_PAPERS], ())
+            yield
+
+    def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:
+        """Index these (position, paper) pairs (new or changed papers) and drop the
+        papers `gone` (ids), at once."""
+        db = self._connection()
+        position = self._position
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for pid in gone:
+                self._drop(db, pid)
+            for r, paper in papers:
+                rowid = self._drop(db, paper.id)
+                cur = db.execute(
+                    "INSERT INTO papers(rowid, id, digest) VALUES (?, ?, ?)",
+                    (rowid, paper.id, digest(paper)),
+                )
+                rowid = cur.lastrowid
+                assert rowid is not None
+                db.execute(
+                    "INSERT INTO words(rowid, authors, title, abstract) VALUES (?, ?, ?, ?)",
+                    (rowid, *_row(paper)),
+                )
+                if rowid >= len(position):
+                    position.extend([-1] * (rowid + 1 - len(position)))
+                position[rowid] = r
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    def _drop(self, db: sqlite3.Connection, pid: str) -> int | None:
+        """Remove paper `pid`'s row, if any; the rowid it had."""
+        found = db.execute("SELECT rowid FROM papers WHERE id = ?", (pid,)).fetchone()
+        if found is None:
+            return None
+        db.execute("DELETE FROM words WHERE rowid = ?", found)
+        db.execute("DELETE FROM papers WHERE rowid = ?", found)
+        rowid = int(found[0])
+        if rowid < len(self._position):
+            self._position[rowid] = -1
+        return rowid
+
+    # -- searching ------------------------------------------------------------------
+
+    def scores(self, terms: Sequence[str]) -> dict[int, float]:
+        """Each paper holding any of the word texts `terms`: its position and its BM25
+        score (lower is better) over authors, title and abstract, a word in the title
+        weighing as much as TITLE_WEIGHT in the abstract."""
+        if not terms:
+            return {}
+        expression = " OR ".join(f"({fts_query(words)})" for words in terms)
+        try:
+            rows = self._connection().execute(
+                f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
+                " FROM words WHERE words MATCH ?",
+                (expression,),
+            )
+            found = rows.fetchall()
+        except sqlite3.Error as exc:
+            raise SearchDBError(str(exc)) from exc
+        position, top = (self._source or self)._position, len((self._source or self)._position)
+        return {position[i]: score for i, score in found if i < top and position[i] >= 0}
+
+    def find(self, words: str, column: str | None = None) -> list[int]:
+        """The positions of the papers whose authors, title or abstract (or `column`
+        of them) hold the word text `words`, the last word as a prefix."""
+        if column is not None and column not in COLUMNS:
+            raise ValueError(column)
+        try:
+            (found,) = (
+                self._connection()
+                .execute(
+                    "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
+                    (fts_query(words, column),),
+                )
+                .fetchone()
+            )
+        except sqlite3.Error as exc:  # set aside: the next syncing() makes it anew
+            if self._source is not None:
+                self.close()
+            elif self.path is None:
+                self.close()
+            else:
+                self._move_aside(exc)
+            raise SearchDBError(str(exc)) from exc
+        if not found:
+            return []
+        position = (self._source or self)._position
+        try:
+            rs = list(map(position.__getitem__, map(int, found.split(","))))
+        except IndexError:  # rows another program added since: not ours to know
+            top = len(position)
+            rs = [position[i] if i < top else -1 for i in map(int, found.split(","))]
+        return [r for r in rs if r >= 0] if -1 in rs else rs
