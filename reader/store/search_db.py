@@ -18,6 +18,7 @@ import time
 import zlib
 from array import array
 from collections.abc import Callable, Generator, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reader.core.models import Paper
@@ -53,6 +54,14 @@ def digest(paper: Paper) -> int:
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
+def _quick_check(path: Path) -> str:
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=10)
+    try:
+        return str(db.execute("PRAGMA quick_check").fetchone()[0])
+    finally:
+        db.close()
+
+
 def _row(paper: Paper) -> tuple[str, str, str]:
     authors, title, abstract = catalogue_key(paper).decode("utf-8", "surrogatepass").split("\n")
     return word_text(authors), word_text(title), word_text(abstract)
@@ -75,6 +84,8 @@ class SearchDB:
         self._position = array("q")
         #: the SearchDB a reader() was made from (a reader only reads, and trusts it)
         self._source: SearchDB | None = None
+        #: whether the file was found sound (PRAGMA quick_check), or made here
+        self._checked = False
 
     def reader(self) -> SearchDB | None:
         """A twin for another thread: its own connection to the same file, reading
@@ -136,13 +147,12 @@ class SearchDB:
             empty = version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone()
             if not empty and version != SCHEMA:
                 raise sqlite3.DatabaseError(f"made by other rules (version {version})")
-            if not empty and (check := db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
-                raise sqlite3.DatabaseError(check)
             if self.path is not None:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=OFF")  # a cache: a torn one is made anew
             if empty:
                 db.executescript(f"BEGIN; {_SCHEMA_SQL} PRAGMA user_version={SCHEMA}; COMMIT;")
+            self._checked = empty  # (one found is checked by syncing(), one made is sound)
         except BaseException:
             db.close()
             raise
@@ -187,6 +197,16 @@ class SearchDB:
 
     def _syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
         db = self._connection()
+        if self.path is not None and not self._checked:
+            # the whole file is read (~0.3 s at 100k papers, seconds from a cold
+            # disk): on a thread of its own, yielding meanwhile
+            with ThreadPoolExecutor(1, thread_name_prefix="quick_check") as pool:
+                check = pool.submit(_quick_check, self.path)
+                while not check.done():
+                    yield
+                if (found := check.result()) != "ok":
+                    raise sqlite3.DatabaseError(found)
+            self._checked = True
         self._position = array("q")
         yield
         known: dict[str, tuple[int, int]] = {}
