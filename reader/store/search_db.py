@@ -136,12 +136,16 @@ class SearchDB:
     def _open(self) -> sqlite3.Connection:
         if self._source is not None:  # (checked by its source, which keeps it in step)
             assert self.path is not None
-            return sqlite3.connect(f"{self.path.as_uri()}?mode=ro", uri=True, timeout=10)
+            return sqlite3.connect(
+                f"{self.path.as_uri()}?mode=ro", uri=True, timeout=10, check_same_thread=False
+            )
         if self.path is None:
-            db = sqlite3.connect(":memory:", isolation_level=None)
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            db = sqlite3.connect(
+                self.path, timeout=10, isolation_level=None, check_same_thread=False
+            )
         try:  # (what is not ours is looked at, never written)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             empty = version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone()
@@ -173,7 +177,12 @@ class SearchDB:
             " and is made anew."
         )
 
+    def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
+        self.close()
+
     def close(self) -> None:
+        """Close the connection (a later use opens it again); from any thread: each
+        SearchDB is used by one thread at a time (reader() makes another's)."""
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()

@@ -353,17 +353,23 @@ def test_catalogue_edits_while_and_after_the_words_are_brought_in_step(mode, mon
     check("warm again")
 
 
+def _sql(path, script):
+    """Run `script` on the database at `path` as another program would."""
+    import contextlib
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.executescript(script)
+
+
 def test_an_index_file_that_cannot_be_used_is_set_aside_and_made_anew(tmp_path):
     """Garbage, another program's database, one made by other rules, and a folder
     that cannot be written: the search finds what the reference does, and says so."""
-    import sqlite3
 
     cases = {
         "garbage": lambda path: path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000),
-        "other": lambda path: sqlite3.connect(path).executescript("CREATE TABLE x(y);"),
-        "rules": lambda path: sqlite3.connect(path).executescript(
-            f"PRAGMA user_version={search_db.SCHEMA + 1}"
-        ),
+        "other": lambda path: _sql(path, "CREATE TABLE x(y);"),
+        "rules": lambda path: _sql(path, f"PRAGMA user_version={search_db.SCHEMA + 1}"),
     }
     for name, spoil in cases.items():
         path = tmp_path / name / "words.sqlite3"
@@ -392,10 +398,8 @@ def test_an_index_damaged_while_open_is_made_anew(tmp_path):
     path = tmp_path / "words.sqlite3"
     index = SearchIndex(lib, SearchDB(path))
     assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
-    import sqlite3
 
-    with sqlite3.connect(path) as other:  # another program empties it under us
-        other.execute("DROP TABLE words")
+    _sql(path, "DROP TABLE words")  # another program empties it under us
     assert index.filter(parse("flow"), lib.paper_ids()) == reference(lib, "flow")
     assert index.filter(parse("Theta"), lib.paper_ids()) == ["kd"]
 
