@@ -35,6 +35,9 @@ MAKE_PART = 20_000
 #: what each word of a search the user's own tags, note or highlights hold adds to a
 #: paper's relevance (a BM25 score: a strong match in a title is ~5-10)
 OWN_WORDS_WEIGHT = 8.0
+#: more papers than this found are not ranked by relevance (ranking them costs the
+#: GUI thread ~10 ms a 1,000; a few more words narrow them)
+RANK_MAX = 3_000
 #: papers whose catalogue words are indexed anew at once (~10 ms); more (an import)
 #: in steps of prepare()
 REWORD_AT_ONCE = 100
@@ -70,8 +73,8 @@ class CatalogueWords(Protocol):
         ...
 
     def scores(self, terms: Sequence[str]) -> dict[int, float]:
-        """Each paper holding any of the word texts `terms`, by position: its BM25
-        score (lower is better)."""
+        """Each paper holding all the word texts `terms`, by position: its BM25 score
+        (lower is better)."""
         ...
 
     def reader(self) -> CatalogueWords | None:
@@ -81,8 +84,8 @@ class CatalogueWords(Protocol):
 
 
 #: what fetch_words() found: the index's words generation then, and each term's
-#: record numbers
-Fetched = tuple[int, list[tuple[str, "Line", list[int]]]]
+#: records (a bitset)
+Fetched = tuple[int, list[tuple[str, "Line", int]]]
 
 
 class SearchIndex:
@@ -270,14 +273,21 @@ class SearchIndex:
 
     def ranked(self, query: Query, ids: Sequence[str]) -> list[str]:
         """`ids` (what filter() returned for `query`) by relevance to the query's words:
-        BM25 over the catalogue's authors, titles and abstracts (reader.store.search_db),
-        each word the user's own tags, note or highlights hold counting as much as a
-        strong match in a title; ties, and a query without words, keep their order."""
+        BM25 over the catalogue's authors, titles and abstracts of the papers holding
+        them all (reader.store.search_db), each word the user's own tags, note or
+        highlights hold counting as much as a strong match in a title; ties, a query
+        without words, and more than RANK_MAX ids (a word still being typed) keep
+        their order."""
         terms = _positive_words(query.tree)
-        if not terms:
+        if not terms or not ids or len(ids) > RANK_MAX:
             return list(ids)
         self._synced(None)
         self._user.settle()
+        held = alive = self._alive  # what BM25 would score: the papers with every word
+        for words in terms:
+            held &= self._text(words, alive, None)  # (known: the search found them)
+        if held.bit_count() > RANK_MAX:
+            return list(ids)
         scores = self._catalogue.scores(terms)
         rid, notes = self._rid, self._user.notes
 
@@ -326,13 +336,16 @@ class SearchIndex:
                 return None
             self._fetcher = ThreadPoolExecutor(1, thread_name_prefix="words"), twin
         pool, twin = self._fetcher
-        generation = self._generation
+        generation, n = self._generation, len(self._ids)
 
-        def fetch() -> Fetched:
-            found = [
-                (words, line, twin.find(words, None if line is None else _COLUMNS[line]))
-                for words, line in wanted
-            ]
+        def fetch() -> Fetched:  # (the bitsets made here too: ~15 ms at 100k papers)
+            try:
+                found = [
+                    (words, line, bits_of(twin.find(words, _column(line)), n))
+                    for words, line in wanted
+                ]
+            except IndexError:  # a paper added meanwhile: stale, as take_words() finds
+                return -1, []
             return generation, found
 
         return pool.submit(fetch)
@@ -344,9 +357,9 @@ class SearchIndex:
         if generation != self._generation or self._sync is not None:
             return False
         self._user.settle()
-        n, alive = len(self._ids), self._alive
-        for words, line, rs in found:
-            res = bits_of(rs, n) & alive
+        alive = self._alive
+        for words, line, bits in found:
+            res = bits & alive
             if line is None:
                 res |= self._noted(words, alive & ~res)
             self._cache[line, words] = (res, alive)
@@ -573,3 +586,7 @@ def _positive_words(node: Node | None) -> list[str]:
         elif isinstance(node, Field) and node.name in ("author", "title") and node.key:
             out[node.key] = None
     return list(out)
+
+
+def _column(line: Line) -> str | None:
+    return None if line is None else _COLUMNS[line]

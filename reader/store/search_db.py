@@ -288,12 +288,13 @@ class SearchDB:
     # -- searching ------------------------------------------------------------------
 
     def scores(self, terms: Sequence[str]) -> dict[int, float]:
-        """Each paper holding any of the word texts `terms`: its position and its BM25
+        """Each paper holding all the word texts `terms`: its position and its BM25
         score (lower is better) over authors, title and abstract, a word in the title
-        weighing as much as TITLE_WEIGHT in the abstract."""
+        weighing as much as TITLE_WEIGHT in the abstract. (Only the papers holding
+        them all are scored: the few a search found, not the many of its broadest word.)"""
         if not terms:
             return {}
-        expression = " OR ".join(f"({fts_query(words)})" for words in terms)
+        expression = " AND ".join(f"({fts_query(words)})" for words in terms)
         try:
             rows = self._connection().execute(
                 f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
