@@ -224,6 +224,7 @@ class Sidebar(QWidget):
             self._sort_before_search = None
 
     def _show_sort(self, key: str, descending: bool) -> None:
+        """Show this sort in the combo box and button, without re-sorting."""
         pos = self.sort_combo.findData(key)
         self.sort_combo.blockSignals(True)
         self.sort_order.blockSignals(True)
@@ -235,13 +236,7 @@ class Sidebar(QWidget):
 
     def set_sort(self, key: str, descending: bool) -> None:
         self._sort_before_search = None
-        pos = self.sort_combo.findData(key)
-        self.sort_combo.blockSignals(True)
-        self.sort_order.blockSignals(True)
-        self.sort_combo.setCurrentIndex(max(pos, 0))
-        self.sort_order.setChecked(descending)
-        self.sort_combo.blockSignals(False)
-        self.sort_order.blockSignals(False)
+        self._show_sort(key, descending)
         self.resort()
 
     def resort(self) -> None:

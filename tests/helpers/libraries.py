@@ -24,3 +24,27 @@ def own_file(folder: Path, name: str = "annotations.json") -> Path:
 def own_backups(folder: Path) -> Path:
     """This device's backups folder in the library `folder`."""
     return folder / "backups" / DEVICE
+
+
+class MemoryStore:
+    """A library store that keeps everything in memory (nothing saved): for tests of
+    what reads a Library, not of its files."""
+
+    def __init__(self, papers, annotations=()):
+        self.papers = list(papers)
+        self.annotations = {a.paper_id: a for a in annotations}
+
+    def load_papers(self):
+        return list(self.papers)
+
+    def load_annotations(self):
+        return dict(self.annotations)
+
+    def write_annotations(self, changes):
+        pass
+
+    def add_papers(self, papers):
+        pass
+
+    def reload_annotations(self):
+        return None

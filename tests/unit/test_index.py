@@ -19,29 +19,7 @@ from reader.core.query import parse
 from reader.core.search_text import make_record, with_symbols
 from reader.store import search_db
 from reader.store.search_db import SearchDB
-
-
-class MemoryStore:
-    """A LibraryStore that keeps everything in memory."""
-
-    def __init__(self, papers, annotations=()):
-        self.papers = list(papers)
-        self.annotations = {a.paper_id: a for a in annotations}
-
-    def load_papers(self):
-        return list(self.papers)
-
-    def load_annotations(self):
-        return dict(self.annotations)
-
-    def write_annotations(self, changes):
-        pass
-
-    def add_papers(self, papers):
-        pass
-
-    def reload_annotations(self):
-        return None
+from tests.helpers.libraries import MemoryStore
 
 
 def make_library(papers, annotations=()):

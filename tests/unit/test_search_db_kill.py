@@ -20,6 +20,7 @@ from reader.core.models import Paper
 from reader.core.query import parse
 from reader.core.search_text import make_record
 from reader.store.search_db import SearchDB
+from tests.helpers.libraries import MemoryStore
 
 REPO = Path(__file__).resolve().parents[2]
 WORDS = ["diffusion", "graph", "policy", "ising", "transformer", "rl", "kernel", "flow"]
@@ -47,26 +48,6 @@ for i in range(10_000):
     p = papers[i % len(papers)]
     db.update([(i % len(papers), Paper(p.id, p.title + " quokka", p.authors, p.abstract))])
 """
-
-
-class _Store:
-    def __init__(self, papers):
-        self.papers = papers
-
-    def load_papers(self):
-        return list(self.papers)
-
-    def load_annotations(self):
-        return {}
-
-    def write_annotations(self, changes):
-        pass
-
-    def add_papers(self, papers):
-        pass
-
-    def reload_annotations(self):
-        return None
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
@@ -98,7 +79,7 @@ def test_killed_while_indexing_then_opened_finds_what_the_reference_does(tmp_pat
             )
             for i in range(n)
         ]
-        lib = Library(_Store(papers))
+        lib = Library(MemoryStore(papers))
         db = SearchDB(path)
         index = SearchIndex(lib, db)
         for text in ("ising", "quokka", '"graph policy"', "title:rl", "kern -flow"):

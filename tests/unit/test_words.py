@@ -16,32 +16,13 @@ from reader.core.search_text import make_record, mark_spans
 from reader.core.text import search_key
 from reader.core.words import contains, spaced, word_text
 from reader.store.search_db import SearchDB
+from tests.helpers.libraries import MemoryStore
 
 SCREENING = Path(__file__).resolve().parents[1] / "data" / "screening"
 
 
-class _Store:
-    def __init__(self, papers, annotations=()):
-        self.papers, self.annotations = list(papers), {a.paper_id: a for a in annotations}
-
-    def load_papers(self):
-        return list(self.papers)
-
-    def load_annotations(self):
-        return dict(self.annotations)
-
-    def write_annotations(self, changes):
-        pass
-
-    def add_papers(self, papers):
-        pass
-
-    def reload_annotations(self):
-        return None
-
-
 def _index(papers, annotations=()):
-    lib = Library(_Store(papers, annotations))
+    lib = Library(MemoryStore(papers, annotations))
     return lib, SearchIndex(lib, SearchDB.in_memory())
 
 
