@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     big = prepare(workdir, args.papers, args.seed)["big"]
-    run.CACHE = workdir / "cache"  # the children's snapshots and search tables: not the user's
+    run.CACHE = workdir / "cache"  # the children's indexes: not the user's
     runs = [run_on_copy(big) for _ in range(args.runs)]
     result: dict[str, Any] = {"papers": args.papers, "selected": runs[0]["selected"]}
     for name in STEPS:

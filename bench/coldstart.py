@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     compile_ours()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="reader-coldstart-"))
     sample = workdir / "sample"
-    if not (sample / "papers.json").exists():
+    if not (sample / "devices").exists():
         from reader.opening import open_library
 
         open_library(sample).folder.close()  # seeds the bundled sample

@@ -175,7 +175,7 @@ def open_once(folder: Path) -> dict[str, Any]:
 
 def open_costs(folders: dict[str, Path], opens: int) -> dict[str, dict[str, Any]]:
     """Each folder opened `opens` times in fresh processes, interleaved; the first
-    round (which writes a big catalogue's snapshot and warms the page cache) not counted."""
+    round (which makes the catalogue's index and warms the page cache) not counted."""
     names = list(folders)
     runs: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
     for i in range(opens + 1):
@@ -303,7 +303,7 @@ def main() -> int:
     if args.annotations > args.papers or args.few > 19 or args.devices < 2:
         parser.error("--annotations <= --papers, --few <= 19, --devices >= 2")
     workdir = Path(tempfile.mkdtemp(prefix="devices-", dir=args.dir))
-    # the catalogue snapshots of big libraries go to a throwaway folder, never ~/.cache
+    # the catalogue's and the search's indexes go to a throwaway folder, never ~/.cache
     os.environ["READER_CACHE_DIR"] = str(workdir / "cache")
     start = time.perf_counter()
     try:

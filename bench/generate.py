@@ -308,6 +308,11 @@ def write_library(folder: Path, n: int, seed: int = 1) -> tuple[list[Paper], dic
     return papers, annotations
 
 
+def catalogue_mb(folder: Path) -> float:
+    """The size of the catalogue files of library `folder` (every device's), in MiB."""
+    return sum(p.stat().st_size for p in folder.glob("devices/*/papers/*.jsonl")) / (1 << 20)
+
+
 def import_json(papers: list[Paper]) -> list[dict[str, Any]]:
     """`papers` as a conference-style JSON list, the way a user would import them."""
     return [

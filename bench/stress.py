@@ -83,7 +83,9 @@ def build(folder: Path, n_papers: int) -> tuple[Library, dict[str, float]]:
     return lib, {
         "generate_s": round(built - start, 2),
         "open_s": round(loaded - built, 2),
-        "papers_json_mb": round((folder / "papers.json").stat().st_size / 1e6, 1),
+        "catalogue_mb": round(
+            sum(p.stat().st_size for p in folder.glob("devices/*/papers/*.jsonl")) / 1e6, 1
+        ),
     }
 
 

@@ -87,13 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _open(args: argparse.Namespace, *, defer_snapshot: bool = False) -> OpenedLibrary:
+def _open(args: argparse.Namespace) -> OpenedLibrary:
     from reader.opening import open_library
     from reader.store.storage import StorageError
 
     folder = paths.data_dir(args.data_dir)
     try:
-        opened = open_library(folder, defer_snapshot=defer_snapshot)
+        opened = open_library(folder)
     except (StorageError, OSError) as exc:
         raise CliError(f"cannot open library: {exc}") from exc
     for message in [*opened.notices, *opened.messages]:
@@ -130,7 +130,7 @@ def search_index(lib: Library, args: argparse.Namespace) -> SearchIndex:
     from reader.core.index import SearchIndex
     from reader.store.search_db import SearchDB
 
-    words = SearchDB.for_catalogue(args.catalogue)
+    words = SearchDB.for_library(args.library_folder)
     try:
         return SearchIndex(lib, words)
     finally:
@@ -263,7 +263,7 @@ def _notes_folder() -> Path | None:
     """A private folder for the files of `note --edit`, in the user's cache folder (never
     in the library), or None if there is none (then the system's temporary folder is
     used); files in it older than STALE_NOTE_S, left by a killed edit, are removed."""
-    from reader.store.snapshot import cache_dir
+    from reader.store.cachefile import cache_dir
 
     folder = cache_dir() / "notes"
     try:
@@ -387,13 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     opened: OpenedLibrary | None = None
     try:
-        if handler is cli_transfer.cmd_import:
-            opened = _open(args, defer_snapshot=True)
-            cli_transfer.import_with_snapshot(opened, args)
-        else:
-            opened = _open(args)
-            args.catalogue = opened.folder.papers_path
-            handler(opened.library, args)
+        opened = _open(args)
+        args.library_folder = opened.folder.folder
+        handler(opened.library, args)
     except CliError as exc:
         _fail(str(exc))
     except UnknownPaper as exc:

@@ -6,12 +6,9 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reader.core.library import Library
-
-if TYPE_CHECKING:
-    from reader.opening import OpenedLibrary
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
@@ -71,24 +68,6 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> None:
         print(report.summary())
         for skip in report.skipped:
             print(f"  skipped {skip.place}: {skip.reason}")
-
-
-def import_with_snapshot(opened: OpenedLibrary, args: argparse.Namespace) -> None:
-    """cmd_import, then the catalogue's snapshot (a big one's), as the window writes
-    one after its imports: the next open reads it rather than papers.json (at 100k
-    papers ~1 s to the window's first paint, rather than ~2.5 s). None is written if
-    the import changed no paper and the one there was read (opened with
-    defer_snapshot: one read from papers.json is written here, once)."""
-    lib, folder = opened.library, opened.folder
-    changed: list[bool] = []
-    lib.subscribe(lambda change: changed.append("papers" in change.fields))
-    try:
-        cmd_import(lib, args)
-    finally:
-        if any(changed):
-            folder.leave_snapshot(lib.papers())
-        for _step in folder.snapshot_steps() or ():
-            pass
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> None:

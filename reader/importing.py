@@ -154,17 +154,16 @@ def apply_import(lib: Library, prepared: PreparedImport) -> ImportReport:
 
 
 def write_import(lib: Library, prepared: PreparedImport) -> None:
-    """The slow half of apply_import(): the papers written to disk (papers.json
-    rewritten whole, annotations.json backed up first), the library in memory left
-    as it is. A worker thread may run it while the library's own thread goes on
+    """The slow half of apply_import(): the papers written to disk (a new catalogue
+    file, annotations.json backed up first), the library in memory left as it is.
+    A worker thread may run it while the library's own thread goes on
     (Library.write_papers); that thread then calls finish_import()."""
     with collector.paused():
         lib.write_papers(prepared.papers)
         if len(lib) >= FREEZE_MIN_PAPERS:
-            # what was made meanwhile lives on (papers.json's documents, kept by the
-            # store, the papers): out of the collector's scans, as after loading, or its
-            # next pass would scan them all (~0.3 s at 100k papers), the interpreter
-            # held, the GUI thread waiting
+            # the papers made live on: out of the collector's scans, as after loading,
+            # or its next pass would scan them all (~0.3 s at 100k papers), the
+            # interpreter held, the GUI thread waiting
             gc.freeze()
 
 

@@ -13,6 +13,7 @@ from reader.core.library import Library
 from reader.core.models import Paper
 from reader.store.files import ANNOTATIONS_FILE, LibraryFolder
 from reader.store.legacy import migrate_legacy
+from reader.store.legacy_papers import migrate_papers_json
 from reader.store.migrations import migrate
 from reader.store.recovery import recover
 from reader.store.storage import StorageError
@@ -58,34 +59,38 @@ def sample_papers() -> list[Paper]:
 FREEZE_MIN_PAPERS = 20_000
 
 
-def open_library(folder: Path, *, seed: bool = True, defer_snapshot: bool = False) -> OpenedLibrary:
+def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
     """Open (creating if needed) the library in `folder`. A damaged file is moved
     aside and replaced by the newest good backup; an empty library is seeded with
     the bundled sample; the schema is brought up to date (backup first). Raises
     StorageError with a one-line reason only if the folder cannot be used at all.
 
-    Each file is parsed once: recovery's check keeps what it read for loading.
-    With `defer_snapshot` the snapshot of a big catalogue read from papers.json is
-    not written here but left to folder.snapshot_steps() (see LibraryFolder)."""
+    An earlier version's papers.json becomes this device's first catalogue file."""
     if folder.exists() and not folder.is_dir():
         raise StorageError(f"{folder}: not a folder")
     # loading makes hundreds of thousands of objects, none of them garbage: the
     # collector would scan them all several times (0.3-0.5 s at 100k papers)
     with collector.paused():
-        opened = _open(folder, seed, defer_snapshot)
+        opened = _open(folder, seed)
         if len(opened.library) >= FREEZE_MIN_PAPERS:
             gc.freeze()  # long-lived: kept out of every later scan (the window does it too)
     return opened
 
 
-def _open(folder: Path, seed: bool, defer_snapshot: bool) -> OpenedLibrary:
-    store = LibraryFolder(folder, defer_snapshot=defer_snapshot)
+def _open(folder: Path, seed: bool) -> OpenedLibrary:
+    store = LibraryFolder(folder)
     try:
         moved = migrate_legacy(store)
     except StorageError as exc:  # the old files stay where they are: tried again next time
         moved = [f"The annotations of an earlier version could not be moved: {exc}"]
     messages = [*moved, *recover(store)]
     notices = []
+    try:
+        catalogue = migrate_papers_json(store)
+        if catalogue:
+            notices.append(catalogue)
+    except StorageError as exc:  # papers.json stays where it is: tried again next time
+        messages.append(f"The catalogue of an earlier version could not be moved: {exc}")
     read_only = store.read_only()
     if read_only:
         messages.append(f"{read_only}. You can read this library, but changes will not be saved.")

@@ -11,7 +11,7 @@ os.environ.pop("READER_DATA_DIR", None)
 # every test program is one device (its files: devices/this-device/), never one made
 # in ~/.config; tests of several devices name theirs
 os.environ["READER_DEVICE_ID"] = "this-device"
-# snapshots of big catalogues (reader.store.snapshot) go to a throwaway folder, never ~/.cache
+# the catalogue's and the search's indexes go to a throwaway folder, never ~/.cache
 os.environ["READER_CACHE_DIR"] = tempfile.mkdtemp(prefix="reader-test-cache-")
 
 import pytest
@@ -58,14 +58,3 @@ def two(library_dir: Path):
     a = fresh(library_dir)
     b = fresh(library_dir)
     return a, b, a.paper_ids()
-
-
-@pytest.fixture
-def small_min(monkeypatch: pytest.MonkeyPatch):
-    """Catalogues of 10 papers and more count as big (the sample's 19 get a snapshot),
-    7 papers a chunk. Returns reader.store.snapshot."""
-    from reader.store import snapshot
-
-    monkeypatch.setattr(snapshot, "MIN_PAPERS", 10)
-    monkeypatch.setattr(snapshot, "CHUNK_PAPERS", 7)
-    return snapshot

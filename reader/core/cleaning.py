@@ -88,7 +88,7 @@ def clean_annotation(ann: Annotation) -> Annotation:
 def check_savable(value: object) -> None:
     """Raise ValueError if `value` holds what the files cannot: lone surrogates, NaN or
     infinities, odd types (what orjson, which writes them, refuses)."""
-    import orjson  # (not before the first paint: see reader.store.json_bytes)
+    import orjson
 
     try:
         encoded = orjson.dumps(value, option=_plain_json())

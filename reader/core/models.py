@@ -249,28 +249,8 @@ def _from_clean_dict(
     )
 
 
-def paper_row(paper: Paper) -> tuple[Any, ...]:
-    """A Paper as a tuple of its fields in order (for a compact binary copy)."""
-    return (
-        paper.id,
-        paper.title,
-        paper.authors,
-        paper.abstract,
-        paper.venue,
-        paper.year,
-        paper.url,
-        paper.presentation,
-        paper.track,
-        paper.doi,
-        paper.arxiv,
-        paper.source,
-        paper.title_derived,
-        paper.added,
-    )
-
-
 def paper_from_row(row: tuple[Any, ...]) -> Paper:
-    """The Paper of a paper_row() tuple, without per-field checks: only for rows we
+    """The Paper of a tuple of its fields in order, without per-field checks: only for rows we
     wrote ourselves (TypeError if the row does not have the fields' count)."""
     paper: Any = _PaperBuilder(*row)
     paper.__class__ = Paper

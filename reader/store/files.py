@@ -1,11 +1,12 @@
-"""A library folder on disk: papers.json and annotations.json, locked writes, loading."""
+"""A library folder on disk: the catalogue files and annotations.json, locked writes, loading."""
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,8 +17,8 @@ from reader.core import crdt
 from reader.core.hlc import Clock
 from reader.core.library import NOTHING_NEW, CaughtUp
 from reader.core.models import Annotation, Paper
-from reader.store import journal
-from reader.store.catalogue import Catalogue
+from reader.store import journal, paper_files
+from reader.store.catalogue_db import CatalogueDB
 from reader.store.device import DEVICES_DIR, device_id
 from reader.store.devices import EMPTY, Others, conflict_copies, join_into, join_tables
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, decode, replayed
@@ -38,13 +39,12 @@ from reader.store.storage import (
     remove_stale_temp_files,
 )
 
+#: the catalogue of an earlier version, one JSON file (migrated: see legacy.py)
 PAPERS_FILE = "papers.json"
 ANNOTATIONS_FILE = "annotations.json"
 BACKUPS_DIR = "backups"
 #: how long looking for other programs' changes waits for the lock (else: next time)
 RELOAD_LOCK_WAIT_S = 0.2
-#: papers.json up to this size is parsed whole to tell whether it was damaged
-PAPERS_CHECK_BYTES = 8 * 1024 * 1024
 if TYPE_CHECKING:
     from reader.store.backups import Backups
 
@@ -63,27 +63,6 @@ class _KeyedDB(TinyDB):
 
 def _open_db(path: Path, *, indent: bool) -> Any:
     return _KeyedDB(path, storage=AtomicJSONStorage, indent=indent)
-
-
-def _damage(path: Path) -> str | None:
-    """Why papers.json is not a library file (None: it looks like one). A small file is
-    parsed whole; a big one (seconds to parse) only checked to be one JSON object."""
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size <= PAPERS_CHECK_BYTES:
-                parse_document(path, f.read())
-                return None
-            head = f.read(4096).lstrip()
-            f.seek(max(size - 4096, 0))
-            tail = f.read().rstrip()
-    except DamagedFileError as exc:
-        return str(exc)
-    except OSError:
-        return None  # unreadable (for now): not known to be damaged
-    if head[:1] != b"{" or tail[-1:] != b"}":
-        return f"{path}: not valid JSON"
-    return None
 
 
 def _stat_key(path: Path) -> tuple[int, int] | None:
@@ -150,7 +129,7 @@ class LibraryFolder:
     folded into annotations.json now and then."""
 
     def __init__(
-        self, folder: Path, *, defer_snapshot: bool = False, device: str | None = None
+        self, folder: Path, *, device: str | None = None, catalogue: CatalogueDB | None = None
     ) -> None:
         self.folder = folder
         #: this device (see reader.store.device): it writes devices/<device>/ only
@@ -170,7 +149,6 @@ class LibraryFolder:
         with contextlib.suppress(OSError):  # (a read-only folder: nothing is written)
             self.device_dir.mkdir(parents=True, exist_ok=True)
         self._lock = make_lock(folder)
-        self._papers_db = _open_db(folder / PAPERS_FILE, indent=False)
         self._ann_db = _open_db(self.device_dir / ANNOTATIONS_FILE, indent=True)
         #: files found damaged that could not be moved aside: read as empty, never written
         self.unreadable: set[str] = set()
@@ -179,10 +157,10 @@ class LibraryFolder:
         #: how many of `problems` take_problems() handed over, and every one it did
         self._told = 0
         self._told_texts: set[str] = set()
-        #: papers.json read at start, until load_papers() hands it over; with
-        #: defer_snapshot, the snapshot of a big one is left to snapshot_steps() (the
-        #: window writes it after its first paint) instead of written by load_papers()
-        self._catalogue = Catalogue(folder / PAPERS_FILE, defer_snapshot=defer_snapshot)
+        #: the catalogue's index in the cache folder (the papers of every device's files)
+        self.catalogue = catalogue or CatalogueDB.for_library(folder)
+        #: an earlier version's papers.json as problem() parsed it (for its migration)
+        self.legacy_papers: dict[str, Any] | None = None
         #: annotations.journal: the saves not yet folded into annotations.json
         self._journal = Journal(self.device_dir)
         #: the other devices' files (read, never written) and this device's clock
@@ -211,13 +189,17 @@ class LibraryFolder:
         self._reread = False
         #: annotations.json's damaged copies (moved aside) in the folder when last loaded
         self._asides: frozenset[str] = frozenset()
-        #: papers.json as last loaded or written by us (None: not loaded)
-        self._papers_seen: Signature | None = None
         self.removed_temp_files = self._remove_stale_temp_files()
 
     @property
     def papers_path(self) -> Path:
+        """An earlier version's catalogue file (migrated on open)."""
         return self.folder / PAPERS_FILE
+
+    @property
+    def papers_dir(self) -> Path:
+        """This device's catalogue files (one per import)."""
+        return paper_files.papers_dir(self.device_dir)
 
     @property
     def annotations_path(self) -> Path:
@@ -253,7 +235,7 @@ class LibraryFolder:
 
     def read_only(self) -> str | None:
         """Why this library cannot be saved (read-only folder or file), or None."""
-        for path in (self.annotations_path, self.journal_path, self.papers_path):
+        for path in (self.annotations_path, self.journal_path, self.papers_dir):
             why = read_only_reason(path)
             if why:
                 return why
@@ -268,6 +250,8 @@ class LibraryFolder:
                 removed = remove_stale_temp_files(self.folder)
                 if self.device_dir.is_dir():
                     removed += remove_stale_temp_files(self.device_dir)
+                if self.papers_dir.is_dir():
+                    removed += remove_stale_temp_files(self.papers_dir)
                 for backups in (self.folder / BACKUPS_DIR, self.folder / BACKUPS_DIR / self.device):
                     if backups.is_dir():
                         removed += remove_stale_temp_files(backups)
@@ -298,25 +282,16 @@ class LibraryFolder:
     # -- LibraryStore -----------------------------------------------------
 
     def is_empty(self) -> bool:
-        if PAPERS_FILE in self.unreadable:
+        if PAPERS_FILE in self.unreadable or self.papers_path.exists():
             return False
-        return not self._catalogue.read()
+        return not paper_files.catalogue_files(self.folder)
 
     def load_papers(self) -> list[Paper]:
-        if PAPERS_FILE in self.unreadable:
-            return []
-        papers = self._catalogue.take(self.problems)
-        self._papers_seen = path_signature(self.papers_path)
-        return papers
-
-    def snapshot_steps(self) -> Iterator[None] | None:
-        """Writing the catalogue's snapshot that loading left (with defer_snapshot), a
-        few ms per step; None if there is none to write."""
-        return self._catalogue.snapshot_steps()
-
-    def snapshot_left(self) -> bool:
-        """Whether loading left a snapshot for snapshot_steps() to write."""
-        return self._catalogue.snapshot_left()
+        """Every device's papers: the catalogue's index brought in step with the
+        files, then read."""
+        self.catalogue.sync(self.folder, self.problems)
+        self.problems.extend(p for p in self.catalogue.problems if p not in self.problems)
+        return self.catalogue.papers()
 
     def load_annotations(self) -> dict[str, Annotation]:
         """The library's annotations: this device's annotations.json with its
@@ -759,15 +734,14 @@ class LibraryFolder:
         return None, len(found.changes)
 
     def add_papers(self, papers: Sequence[Paper]) -> None:
-        """papers.json rewritten with `papers` added or replaced, after a backup of
-        annotations.json. Nothing on the annotations' side changes (the backup is a copy
-        with the journal's saves in it, the journal is not folded) and its files are read
-        under the lock only, so a worker thread may run this while another thread uses
-        the folder for annotations (a save waits for the lock meanwhile). The catalogue's
-        snapshot is for after it (leave_snapshot)."""
-        self._refuse_unreadable(PAPERS_FILE)
+        """`papers` written as this device's next catalogue file (see paper_files.py),
+        after a backup of annotations.json, and taken into the catalogue's index.
+        Nothing on the annotations' side changes (the backup is a copy with the
+        journal's saves in it, the journal is not folded) and its files are read under
+        the lock only, so a worker thread may run this while another thread uses the
+        folder for annotations (a save waits for the lock meanwhile)."""
         # a read-only file of the library refuses the whole import before anything is
-        # written: the annotations it may restore must not fail once papers.json changed
+        # written: the annotations it may restore must not fail once the papers are in
         why = self.read_only()
         if why:
             raise StorageError(why)
@@ -776,78 +750,10 @@ class LibraryFolder:
             self.annotations_path.exists() or self.journal_path.exists()
         ):
             self.backups.take_copy("before-import")
-        table = self._papers_db.table("papers")
-        # parsed before the lock is taken (~0.5 s at 100k papers), not while saves wait
-        # for it: under it, papers.json is read again only if another process wrote it
-        self._papers_db.storage.read()
-
-        def mutate(docs: dict[str, dict[str, Any]]) -> None:
-            for paper in papers:
-                data = paper.to_dict()
-                del data["id"]
-                docs[paper.id] = data
-
-        def write() -> None:
-            with self._catalogue.rewriting():  # (papers.json's signatures, taken under the lock)
-                table._update_table(mutate)
-            self._papers_seen = path_signature(self.papers_path)
-
-        self.locked(write)
-
-    def rescue_catalogue(self, papers: Callable[[], Sequence[Paper]]) -> str | None:
-        """If papers.json was damaged or deleted since this process read or wrote it,
-        keep the damaged copy aside and write `papers()` (the catalogue it holds) back;
-        returns what to tell the user (also kept for take_problems), None if there was
-        nothing to do. A papers.json another program rewrote is left as it is. Cheap
-        while the file is unchanged (one stat); never waits for a busy lock."""
-        if PAPERS_FILE in self.unreadable or self._papers_seen is None:
-            return None
-        if path_signature(self.papers_path) == self._papers_seen or self.read_only():
-            return None
-        try:
-            held = self._lock.acquire(timeout=RELOAD_LOCK_WAIT_S)
-        except (Timeout, OSError):
-            return None  # looked at again next time
-        with held:
-            message = self.locked(lambda: self._rescue_catalogue_locked(papers))
-        if message:
-            self._note(message)
-        return message
-
-    def _rescue_catalogue_locked(self, papers: Callable[[], Sequence[Paper]]) -> str | None:
-        path = self.papers_path
-        now = path_signature(path)
-        if now == self._papers_seen:
-            return None
-        why = None if now is None else _damage(path)
-        if now is not None and why is None:  # another program's import: its file stands
-            self._papers_seen = now
-            return None
-        from reader.store.backups import stamp_now
-
-        kept = keep_aside(path, "damaged", stamp_now()) if now is not None else None
-        docs: dict[str, dict[str, Any]] = {}
-        for paper in papers():
-            data = paper.to_dict()
-            del data["id"]
-            docs[paper.id] = data
-        with self._catalogue.rewriting():
-            self._papers_db.storage.write({"papers": docs})
-        self._papers_db.clear_cache()
-        self._papers_seen = path_signature(path)
-        first = (
-            f"{path.name} was damaged while the window was open; the damaged copy was "
-            f"kept as {kept}.\n{why}."
-            if kept is not None
-            else f"{path} was deleted while the window was open."
-        )
-        return f"{first}\nThe {len(docs)} papers the window held were written back to {path}."
-
-    def leave_snapshot(self, papers: Sequence[Paper]) -> bool:
-        """After add_papers(): `papers`, the whole catalogue as the library now holds
-        it, kept for snapshot_steps() to write a snapshot of (a big one), so that the
-        next open need not parse papers.json. False if none is left."""
-        return self._catalogue.leave_snapshot(papers)
+        papers = list(papers)
+        written = paper_files.PapersFile("", self._clock.now(), papers)
+        name = self.locked(lambda: paper_files.write_file(self.device_dir, papers, written.stamp))
+        self.catalogue.add(self.folder, name, dataclasses.replace(written, name=name))
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 
@@ -908,22 +814,26 @@ class LibraryFolder:
         checking a file at start costs no second parse."""
         try:
             if name == PAPERS_FILE:
-                self._catalogue.drop()
-                self._catalogue.read()
+                self.legacy_papers = None
+                if self.papers_path.exists():
+                    self.legacy_papers = parse_document(
+                        self.papers_path, self.papers_path.read_bytes()
+                    )
             else:
                 self._ann_db.storage.read()
         except StorageError as exc:
             return exc
+        except OSError as exc:  # (papers.json that cannot be read)
+            return StorageError(f"{self.papers_path}: cannot be read ({reason(exc)})")
         return None
 
     def forget_cached(self) -> None:
         """Drop what was read, so the next read goes to disk (files moved or restored)."""
-        self._catalogue.drop()
+        self.legacy_papers = None
         self._journal = Journal(self.device_dir)
         self._others = Others(self.folder, self.device)
-        for db in (self._papers_db, self._ann_db):
-            db.storage.close()
-            db.clear_cache()
+        self._ann_db.storage.close()
+        self._ann_db.clear_cache()
 
     def schema_version(self) -> int:
         # read without the deep copy read_annotations_document() makes
@@ -948,5 +858,5 @@ class LibraryFolder:
                 self.locked(
                     self._fold_told
                 )  # best effort: the saves are durable in the journal anyway
-        self._papers_db.close()
         self._ann_db.close()
+        self.catalogue.close()

@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from reader.store import json_bytes
 from reader.store.storage import (
     Signature,
     StorageError,
@@ -60,7 +59,7 @@ def journal_path(folder: Path) -> Path:
 
 def encode(changes: Changes) -> bytes:
     """One journal line for `changes` (UnsavableValueError if JSON cannot hold them)."""
-    import orjson  # (not before the first paint: see json_bytes)
+    import orjson
 
     try:
         payload = orjson.dumps(changes)
@@ -72,11 +71,13 @@ def encode(changes: Changes) -> bytes:
 def _decode(line: bytes) -> dict[str, Any] | None:
     if len(line) < 10 or line[8:9] != b" ":
         return None
+    import orjson
+
     payload = line[9:]
     try:
         if int(line[:8], 16) != zlib.crc32(payload):
             return None
-        changes = json_bytes.loads(payload)
+        changes = orjson.loads(payload)
     except ValueError:  # not hex, or not JSON (orjson's error is a ValueError)
         return None
     if not isinstance(changes, dict) or not all(

@@ -122,7 +122,7 @@ def migrate_legacy(store: LibraryFolder) -> list[str]:
 
 def _migrate_locked(store: LibraryFolder) -> list[str]:
     from reader.store.backups import stamp_now
-    from reader.store.catalogue import annotation_from
+    from reader.store.merged import annotation_from
 
     folder = store.folder
     paths = [folder / name for name in LEGACY_FILES]

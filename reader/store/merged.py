@@ -15,12 +15,34 @@ from typing import Any
 from reader.core import crdt
 from reader.core.models import Annotation, Status
 from reader.store import journal
-from reader.store.catalogue import annotation_from
 from reader.store.devices import EMPTY, DeviceData
 
 #: the fields of an edit merge_written() takes without merging records anew
 _SCALAR_EDIT = frozenset({"status", "rating", "note", "created", "modified", "paper_id"})
 _PLAIN_FIELDS = frozenset({"note", "rating", "created", "modified"})
+
+
+_LIST_FIELDS = ("tags", "highlights")
+
+
+def annotation_from(pid: str, doc: Mapping[str, Any], problems: list[str]) -> Annotation:
+    """An Annotation from a stored document; a field of the wrong type is dropped
+    (and reported) instead of stopping the app. The file itself is not changed."""
+    try:
+        return Annotation.from_document(pid, doc)
+    except (TypeError, ValueError, AttributeError):
+        pass
+    kept = {
+        k: v
+        for k, v in doc.items()
+        if not (k in _LIST_FIELDS and not isinstance(v, (list, str)))
+        and not (k in ("note", "status") and not isinstance(v, str))
+    }
+    problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
+    try:
+        return Annotation.from_dict({**kept, "paper_id": pid})
+    except (TypeError, ValueError, AttributeError):
+        return Annotation(pid)
 
 
 def _merged_one(

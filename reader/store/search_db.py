@@ -12,9 +12,7 @@ anew from the catalogue."""
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-import time
 import zlib
 from array import array
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -24,8 +22,7 @@ from pathlib import Path
 from reader.core.models import Paper
 from reader.core.search_text import catalogue_key
 from reader.core.words import fts_query, word_text
-from reader.store.cachefile import library_name
-from reader.store.snapshot import cache_dir
+from reader.store.cachefile import cache_dir, library_name, set_aside
 
 #: the rules the words were made by: a database of other rules is made anew
 SCHEMA = 1
@@ -97,11 +94,9 @@ class SearchDB:
         return twin
 
     @classmethod
-    def for_catalogue(
-        cls, papers_path: Path, tell: Callable[[str], None] | None = None
-    ) -> SearchDB:
-        """The index of the catalogue at `papers_path`, in the cache folder."""
-        return cls(cache_dir() / "search" / f"{library_name(papers_path)}.sqlite3", tell)
+    def for_library(cls, folder: Path, tell: Callable[[str], None] | None = None) -> SearchDB:
+        """The index of the library in `folder`, in the cache folder."""
+        return cls(cache_dir() / "search" / f"{library_name(folder)}.sqlite3", tell)
 
     def _problem(self, text: str) -> None:
         self.problems.append(text)
@@ -168,10 +163,7 @@ class SearchDB:
         self.close()
         if not self.path.exists():
             return  # (nothing to set aside: the folder cannot be made)
-        aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-        for suffix in ("", "-wal", "-shm"):
-            with contextlib.suppress(OSError):
-                os.replace(f"{self.path}{suffix}", f"{aside}{suffix}")
+        set_aside(self.path)
         self._problem(
             f"The search index {self.path} could not be used ({exc}); it was moved aside"
             " and is made anew."

@@ -14,9 +14,6 @@ from typing import Any
 
 from tinydb.storages import Storage
 
-from reader.store import json_bytes, pieces
-from reader.store.pieces import Transform
-
 TEMP_PREFIX = ".tmp-"
 
 # Directory fsync is not supported everywhere; these errors mean "cannot", not "failed".
@@ -54,18 +51,12 @@ def reason(exc: OSError) -> str:
 def dump_json(data: Any, *, indent: bool = False) -> bytes:
     """Serialise `data` strictly: lone surrogates and other unencodable values raise
     ValueError before anything touches the disk."""
-    return b"".join(dump_json_pieces(data, indent=indent))
-
-
-def dump_json_pieces(data: Any, *, indent: bool = False) -> list[bytes | memoryview]:
-    """dump_json(data) in pieces to write one after another: a big compact document
-    (papers.json) is made a thousand documents at a time (see pieces.dumped)."""
-    import orjson  # (not before the first paint: see json_bytes)
+    import orjson
 
     try:
         if indent:
-            return [orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)]
-        return pieces.dumped(data)
+            return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+        return orjson.dumps(data)
     except orjson.JSONEncodeError as exc:
         raise ValueError(f"cannot be saved as JSON: {exc}") from exc
 
@@ -301,7 +292,7 @@ class AtomicJSONStorage(Storage):
         # until the write succeeds so a failed save never looks like the disk's state.
         self._remember(None, None)
         try:
-            payload = dump_json_pieces(data, indent=self._indent)
+            payload = [dump_json(data, indent=self._indent)]
         except ValueError as exc:
             raise UnsavableValueError(f"{self.path}: {exc}") from exc
         self._remember(data, _write_replace(self.path, payload))
@@ -310,15 +301,22 @@ class AtomicJSONStorage(Storage):
         self._remember(None, None)
 
 
+def _is_table(table: Any) -> bool:
+    """A TinyDB table: an object of objects."""
+    return isinstance(table, dict) and all(isinstance(doc, dict) for doc in table.values())
+
+
 def parse_document(path: Path, raw: bytes) -> dict[str, Any]:
     """Parse a TinyDB file: a JSON object whose values are objects of objects."""
+    import orjson
+
     if not raw or raw.isspace():  # isspace(), not strip(): no copy of a big file
         raise DamagedFileError(f"{path}: the file is empty")
     try:
-        data = json_bytes.loads(raw)
+        data = orjson.loads(raw)
     except ValueError as exc:  # (orjson's JSONDecodeError)
         raise DamagedFileError(f"{path}: not valid JSON ({exc})") from exc
-    if not isinstance(data, dict) or not all(pieces.is_table(table) for table in data.values()):
+    if not isinstance(data, dict) or not all(_is_table(table) for table in data.values()):
         raise DamagedFileError(f"{path}: valid JSON but not a library file")
     return data
 
@@ -332,39 +330,23 @@ def _open_for_reading(path: Path) -> int | None:
         raise StorageError(f"{path}: cannot read ({reason(exc)})") from exc
 
 
-def load_document(path: Path, transform: Transform | None = None) -> dict[str, Any] | None:
-    """The TinyDB file at `path` parsed (None if absent), each table's documents
-    passed through `transform` if given (see read_document)."""
+def load_document(path: Path) -> dict[str, Any] | None:
+    """The TinyDB file at `path` parsed (None if absent; see read_document)."""
     fd = _open_for_reading(path)
     if fd is None:
         return None
     try:
-        return read_document(path, fd, transform)
+        return read_document(path, fd)
     finally:
         os.close(fd)
 
 
-def read_document(path: Path, fd: int, transform: Transform | None = None) -> dict[str, Any]:
+def read_document(path: Path, fd: int) -> dict[str, Any]:
     """Read and parse the TinyDB file open as `fd`: DamagedFileError if its content
-    is bad, StorageError if it cannot be read.
-
-    A big file is parsed in pieces, so that its bytes are never all in memory at
-    once next to the parsed documents (at 100k papers: 171 MB of bytes); anything
-    the piecewise reader does not expect makes it fall back to one whole parse.
-    `transform`, if given, maps documents (a dict of some of a table's documents,
-    by id) to what is kept for them, piece by piece: the parsed documents of the
-    whole file are then never all alive at once either."""
+    is bad, StorageError if it cannot be read."""
     try:
-        if os.fstat(fd).st_size >= pieces.PIECEWISE_MIN_BYTES:
-            data = pieces.parse_in_pieces(fd, transform)
-            if data is not None:
-                return data
-            os.lseek(fd, 0, os.SEEK_SET)
-        data = parse_document(path, read_all(fd))
+        return parse_document(path, read_all(fd))
     except StorageError:
         raise
     except OSError as exc:
         raise StorageError(f"{path}: cannot read ({reason(exc)})") from exc
-    if transform is not None:
-        data = {name: transform(docs) for name, docs in data.items()}
-    return data

@@ -14,13 +14,13 @@ from PySide6.QtWidgets import QApplication
 
 from reader import __version__
 from reader.core import collector, tex
-from reader.core.library import Change, Library
+from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library
 from reader.store.storage import StorageError
 from reader.ui import plain, resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
-from reader.ui.idle import AfterFirstPaint, IdleSteps, WhenIdle
+from reader.ui.idle import AfterFirstPaint, WhenIdle
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane, paper_html
 from reader.ui.settings import WindowSettings, WindowState, open_settings
@@ -58,16 +58,8 @@ class App:
         self.opened = opened
         self.settings = settings
         self.poll = poll
-        #: the catalogue's snapshot being written while idle (see _later_steps)
-        self.snapshot: IdleSteps | None = None
         #: the last "could not re-read" told, not told again while it stays the same
         self.refresh_error: str | None = None
-
-    def snapshot_pending(self) -> bool:
-        """Whether the catalogue's snapshot is still to be written (after the first paint)."""
-        if self.snapshot is not None:
-            return not self.snapshot.done
-        return self.opened.folder.snapshot_left()
 
     def save_state(self) -> None:
         w = self.window
@@ -96,8 +88,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     the search index is made and warmed in idle steps of its own (or by a search)."""
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication), "build() needs a QApplication"
-    # a big catalogue read from papers.json has its snapshot written after the first paint
-    opened = open_library(folder, defer_snapshot=True)
+    opened = open_library(folder)
     library = opened.library
     store = WindowSettings(settings or open_settings(folder))
     state = store.load()
@@ -138,11 +129,9 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     gc.freeze()
     app = App(window, controller, opened, store, poll)
     poll.timeout.connect(lambda: _refresh(app))
-    controller.library_changed.connect(lambda change: _imported(app, change))
     window.closing.connect(app.save_state)
     # what the window holds is written back first if a file was damaged meanwhile
     # (papers.json here, annotations.json by the close backup's fold)
-    window.closing.connect(lambda: _rescue_on_close(app))
     window.closing.connect(lambda: _backup(opened, controller, "close"))
     window.closing.connect(lambda: _print_problems(app))
     window.closing.connect(sidebar.close_search)
@@ -165,7 +154,7 @@ def _search_index(opened: OpenedLibrary, window: MainWindow) -> Generator[None, 
     def tell(problem: str) -> None:
         window.statusBar().showMessage(plain.one_line(problem), 15_000)
 
-    words = SearchDB.for_catalogue(opened.folder.papers_path, tell)
+    words = SearchDB.for_library(opened.folder.folder, tell)
     return SearchIndex.in_steps(opened.library, words)
 
 
@@ -224,29 +213,6 @@ def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
         app.window.pane.note_editor.render_preview()
     yield
     tex.load_parser()
-    yield
-    _write_snapshot(app)
-
-
-def _write_snapshot(app: App) -> None:
-    """The next open of a big catalogue reads its snapshot, not papers.json: the one
-    the folder has left, written a chunk per event-loop turn (~5 ms), dropped if the
-    window closes first."""
-    steps = app.opened.folder.snapshot_steps()
-    if steps is not None:
-        if app.snapshot is not None:
-            app.snapshot.stop()  # (of the catalogue before an import)
-        app.snapshot = IdleSteps(app.window, steps)
-        app.window.closing.connect(app.snapshot.stop)
-
-
-def _imported(app: App, change: Change) -> None:
-    """After an import (papers.json rewritten), a new snapshot for the next open: at
-    100k papers it opens in ~1.2 s rather than the ~2.5 s of reading papers.json."""
-    if "papers" in change.fields and app.opened.folder.leave_snapshot(
-        app.controller.library.papers()
-    ):
-        _write_snapshot(app)
 
 
 class NeighbourPrefetch(QObject):
@@ -284,13 +250,12 @@ def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> No
 
 
 def _refresh(app: App) -> None:
-    """Take in what other programs wrote. If a library file was damaged, deleted or
+    """Take in what other programs wrote. If annotations.json was damaged, deleted or
     lost saves meanwhile, the store writes back what the window holds (the damaged
     copy kept aside); whatever it found is told once, in a message box that leaves
     the user working and in the status bar."""
     controller, folder = app.controller, app.opened.folder
     try:
-        folder.rescue_catalogue(controller.library.papers)
         controller.library.refresh()
     except StorageError as exc:
         message = f"Could not re-read the library: {exc}"
@@ -302,15 +267,6 @@ def _refresh(app: App) -> None:
     told = folder.take_problems()
     if told:
         app.window.warn("\n\n".join(told))
-
-
-def _rescue_on_close(app: App) -> None:
-    """On close: papers.json written back if it was damaged meanwhile (annotations.json
-    is by the close backup's fold)."""
-    try:
-        app.opened.folder.rescue_catalogue(app.controller.library.papers)
-    except StorageError as exc:
-        print(f"paper-reader: {exc}", file=sys.stderr)
 
 
 def _print_problems(app: App) -> None:

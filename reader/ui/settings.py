@@ -38,7 +38,7 @@ def settings_path(folder: Path) -> str:
             pass
     import hashlib
 
-    from reader.store.snapshot import cache_dir
+    from reader.store.cachefile import cache_dir
 
     digest = hashlib.sha1(os.fsencode(os.path.abspath(folder))).hexdigest()[:16]
     return os.fsdecode(cache_dir() / "windows" / f"{digest}.ini")

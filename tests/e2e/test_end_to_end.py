@@ -65,7 +65,7 @@ def test_real_program_starts_and_quits_on_sigterm(tmp_path):
     )
     try:
         deadline = time.monotonic() + 60
-        while not (lib / "window.ini").exists() and not (lib / "papers.json").exists():
+        while not (lib / "window.ini").exists() and not list(lib.glob("devices/*/papers/*.jsonl")):
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "the window never opened its library"
             time.sleep(0.1)

@@ -159,7 +159,7 @@ code=0
 wait "$app_pid" || code=$?
 app_pid=
 [ "$code" -eq 0 ] || fail "the program exited $code: $(app_log)"
-[ -f "$library/papers.json" ] || fail "the library was not made in $library"
+ls "$library"/devices/*/papers/000001.jsonl >/dev/null 2>&1 || fail "the library was not made in $library"
 say "the program quit with 0 and left its library ok"
 
 kill "$xvfb_pid"

@@ -48,3 +48,21 @@ class MemoryStore:
 
     def reload_annotations(self):
         return None
+
+
+def catalogue_files(folder: Path) -> dict[str, bytes]:
+    """Every device's catalogue files in the library `folder`, by name: their bytes."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.glob("devices/*/papers/*.jsonl"))
+    }
+
+
+def catalogue_ids(folder: Path) -> list[str]:
+    """The ids of the papers in the catalogue files of `folder`, file by file, in order."""
+    import json
+
+    ids = []
+    for raw in catalogue_files(folder).values():
+        ids += [json.loads(line)["id"] for line in raw.splitlines()[1:]]
+    return ids

@@ -26,10 +26,10 @@ if str(REPO) not in sys.path:
 
 from reader.core.library import Library
 from reader.core.models import Paper
-from reader.store import journal
+from reader.store import journal, paper_files
 from reader.store.backups import Backups
 from reader.store.device import DEVICES_DIR, device_id
-from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR, PAPERS_FILE, LibraryFolder
+from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR, LibraryFolder
 from reader.store.journal import JOURNAL_FILE, scan
 from reader.store.migrations import migrate
 from reader.store.storage import parse_document
@@ -251,14 +251,23 @@ class KillHarness:
             self.report.survived += 1
 
     def _temp_files(self) -> list[Path]:
-        """Temp files of unfinished atomic writes: of papers.json, of this device's
-        annotations.json and of its backups."""
-        places = (self.folder, device_dir(self.folder), device_backups_dir(self.folder))
+        """Temp files of unfinished atomic writes: of this device's catalogue files, its
+        annotations.json and its backups."""
+        places = (
+            self.folder,
+            device_dir(self.folder),
+            device_dir(self.folder) / paper_files.PAPERS_DIR,
+            device_backups_dir(self.folder),
+        )
         return [temp for place in places for temp in place.glob(".tmp-*")]
 
     def _verify(self, in_flight: int) -> None:
-        for path in (self.folder / PAPERS_FILE, device_dir(self.folder) / ANNOTATIONS_FILE):
-            parse_document(path, path.read_bytes())  # DamagedFileError if torn
+        path = device_dir(self.folder) / ANNOTATIONS_FILE
+        parse_document(path, path.read_bytes())  # DamagedFileError if torn
+        for name in paper_files.catalogue_files(self.folder):  # each one whole
+            torn: list[str] = []
+            if paper_files.read_file(self.folder, name, torn) is None or torn:
+                self.report.problems.append(f"{name} is not whole: {torn}")
         self._check_journal()
         if self._temp_files():
             self.report.temp_files_left += 1

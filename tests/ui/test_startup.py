@@ -298,54 +298,6 @@ def test_the_note_preview_follows_the_abstract(qtbot, tmp_path):
     assert preview.toPlainText() == ""
 
 
-def test_a_big_catalogue_shown_in_the_window_leaves_a_snapshot_of_its_papers(
-    qtbot, tmp_path, small_min
-):
-    # small_min: the sample's 19 papers count as big; what is checked is the snapshot
-    # file's papers, and the next window's
-    snapshot = small_min
-    _build(qtbot, tmp_path).window.close()  # the first start seeds the library
-    app = _build(qtbot, tmp_path)  # read from papers.json
-    papers_json = tmp_path / "library" / "papers.json"
-    app.window.show()
-    qtbot.waitUntil(lambda: not app.snapshot_pending())
-    fast = snapshot.load(papers_json)
-    papers = app.controller.library.papers()
-    assert fast is not None and list(fast.values()) == papers
-    app.window.close()
-    again = _build(qtbot, tmp_path, "again.ini")  # opened from the snapshot
-    assert again.controller.library.papers() == papers
-    assert again.window.sidebar.model.ids() == app.window.sidebar.model.ids()
-
-
-def test_closing_the_window_mid_snapshot_leaves_nothing_behind(
-    qtbot, tmp_path, monkeypatch, small_min
-):
-    from reader.ui.idle import IdleSteps
-
-    snapshot = small_min
-    real_next, ran = IdleSteps._next, []
-
-    def one_step_only(self) -> None:  # of the snapshot's steps (idle ones run as ever)
-        if type(self) is not IdleSteps:
-            real_next(self)
-        elif not ran:
-            ran.append(True)
-            real_next(self)
-
-    monkeypatch.setattr(IdleSteps, "_next", one_step_only)
-    _build(qtbot, tmp_path).window.close()
-    app = _build(qtbot, tmp_path)
-    papers_json = tmp_path / "library" / "papers.json"
-    target = snapshot.snapshot_path(papers_json)
-    app.window.show()
-    qtbot.waitUntil(lambda: bool(ran))
-    assert len(list(target.parent.glob(f".tmp-{target.name}.*"))) == 1  # half written
-    app.window.close()
-    assert not app.snapshot_pending()
-    assert list(target.parent.glob(f".tmp-{target.name}.*")) == [] and not target.exists()
-
-
 def test_the_note_of_the_paper_the_window_reopens_on_is_previewed(qtbot, tmp_path):
     first = _build(qtbot, tmp_path)
     pid = first.window.pane.paper_id

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from reader.ui.tasks import TaskRunner
 from tests.datafiles import ICML_LIST, SEED_TEXT
+from tests.helpers.libraries import catalogue_files, catalogue_ids, own_file
 
 
 @pytest.fixture
@@ -22,12 +23,8 @@ def sync_app(make_app, tmp_path):
 
 
 def test_import_conference_list_through_file_menu(qtbot, sync_app, monkeypatch, tmp_path):
-    import orjson
     from PySide6.QtWidgets import QFileDialog
 
-    from reader.store import pieces
-
-    monkeypatch.setattr(pieces, "DUMP_DOCS", 7)  # papers.json made 7 documents at a time
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ICML_LIST)], ""))
     reports = []
     sync_app.window.transfers.import_finished.connect(reports.append)
@@ -38,9 +35,12 @@ def test_import_conference_list_through_file_menu(qtbot, sync_app, monkeypatch, 
     sidebar = sync_app.window.sidebar
     assert sidebar.model.rowCount() == len(sync_app.controller.library) == 19 + report.added
     assert f"{19 + report.added:,} papers" in sidebar.count_label.text()
-    raw = (tmp_path / "library" / "papers.json").read_bytes()
-    assert raw == orjson.dumps(orjson.loads(raw), option=orjson.OPT_APPEND_NEWLINE)  # as if whole
-    assert len(orjson.loads(raw)["papers"]) == 19 + report.added
+    folder = tmp_path / "library"
+    assert list(catalogue_files(folder)) == [  # the sample's file, then the import's
+        "devices/this-device/papers/000001.jsonl",
+        "devices/this-device/papers/000002.jsonl",
+    ]
+    assert len(set(catalogue_ids(folder))) == 19 + report.added
     box = next(
         w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()
     )
@@ -59,8 +59,7 @@ def test_reimporting_the_seed_text_adds_nothing(qtbot, sync_app):
 def test_cancel_writes_nothing(qtbot, make_app, tmp_path):
     app = make_app()
     transfers = app.window.transfers
-    papers = tmp_path / "library" / "papers.json"
-    before = papers.read_bytes()
+    before = catalogue_files(tmp_path / "library")
     failures = []
     transfers.import_failed.connect(failures.append)
     transfers.import_files([ICML_LIST, ICML_LIST])
@@ -70,7 +69,7 @@ def test_cancel_writes_nothing(qtbot, make_app, tmp_path):
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: transfers.task is None, timeout=30_000)
     assert failures == ["Import cancelled; nothing was changed."]
-    assert papers.read_bytes() == before
+    assert catalogue_files(tmp_path / "library") == before
     assert len(app.controller.library) == 19
     for box in QApplication.topLevelWidgets():
         if isinstance(box, QMessageBox):
@@ -148,8 +147,8 @@ def test_edits_made_while_an_import_is_written_are_kept(qtbot, make_app, held_wr
             box.close()
 
 
-#: papers in the library the responsiveness test imports into: at this size, rewriting
-#: papers.json and taking the import into the catalogue and its index take seconds
+#: papers in the library the responsiveness test imports into: at this size, taking the
+#: import into the catalogue and its indexes takes seconds
 BIG_LIBRARY = 100_000
 #: the longest the GUI thread may go without handling an event during an import (see
 #: test_window_stays_responsive_while_importing for why)
@@ -158,38 +157,40 @@ FROZEN_S = 0.25
 
 @pytest.fixture
 def big_library(tmp_path):
-    """A library folder of BIG_LIBRARY made-up papers (papers.json alone, 81 MB: no
-    seeding, no annotations yet), written in ~1 s (bench/generate.py's realistic papers
+    """A library folder of BIG_LIBRARY made-up papers (one catalogue file, 81 MB: no
+    seeding, no annotations yet), written in ~2 s (bench/generate.py's realistic papers
     take ~8 s), removed afterwards (pytest keeps its last temporary folders)."""
     import random
     import shutil
 
-    import orjson
+    from reader.core.models import Paper
+    from reader.store.paper_files import write_file
 
     rng = random.Random(7)
     words = SEED_TEXT.read_text("utf-8").split()  # the ICML abstracts' words
     venues = ["ICML 2025", "NeurIPS 2024", "ICLR 2025", "COLT 2024", "TMLR"]
-    docs = {}
+    papers = []
     for i in range(BIG_LIBRARY):
         title, abstract = rng.randrange(len(words) - 10), rng.randrange(len(words) - 60)
-        docs[f"g{i:07d}"] = {
-            "title": " ".join(words[title : title + 5 + i % 6]),
-            "authors": [f"Author {(i * 7919 + k * 104_729) % 20_000}" for k in range(2 + i % 5)],
-            "abstract": " ".join(words[abstract : abstract + 60]),
-            "venue": venues[i % len(venues)],
-            "year": 2020 + i % 6,
-            "url": f"https://example.org/paper/{i}",
-            "presentation": "Poster",
-            "track": "main",
-            "doi": "",
-            "arxiv": "",
-            "source": "generated",
-            "title_derived": False,
-            "added": "2025-01-01T00:00:00+00:00",
-        }
+        papers.append(
+            Paper(
+                id=f"g{i:07d}",
+                title=" ".join(words[title : title + 5 + i % 6]),
+                authors=tuple(
+                    f"Author {(i * 7919 + k * 104_729) % 20_000}" for k in range(2 + i % 5)
+                ),
+                abstract=" ".join(words[abstract : abstract + 60]),
+                venue=venues[i % len(venues)],
+                year=2020 + i % 6,
+                url=f"https://example.org/paper/{i}",
+                presentation="Poster",
+                track="main",
+                source="generated",
+                added="2025-01-01T00:00:00+00:00",
+            )
+        )
     folder = tmp_path / "big" / "library"
-    folder.mkdir(parents=True)
-    (folder / "papers.json").write_bytes(orjson.dumps({"papers": docs}))
+    write_file(folder / "devices" / "generator", papers, "1735689600000.0000.generator")
     yield folder
     shutil.rmtree(folder.parent, ignore_errors=True)
 
@@ -206,11 +207,8 @@ def test_window_stays_responsive_while_importing(qtbot, make_app, big_library, m
     transfers, sidebar = app.window.transfers, app.window.sidebar
     assert sidebar.model.rowCount() == BIG_LIBRARY
     # the window settles first (what it leaves for after its first paint: the search
-    # index, Markdown loaded, the catalogue's snapshot...): the gaps are the import's
-    qtbot.waitUntil(
-        lambda: not app.snapshot_pending() and sidebar.index_made and sidebar.index.prepared,
-        timeout=60_000,
-    )
+    # index, Markdown loaded...): the gaps are the import's
+    qtbot.waitUntil(lambda: sidebar.index_made and sidebar.index.prepared, timeout=60_000)
     ticks: list[float] = []
     timer = QTimer(interval=10, timerType=Qt.TimerType.PreciseTimer)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
@@ -235,7 +233,7 @@ def test_window_stays_responsive_while_importing(qtbot, make_app, big_library, m
     longest = max(b - a for a, b in pairwise(ticks))
     # The worker reads, matches and writes; the GUI thread only takes in what it made
     # (~50 ms here). With that work on the GUI thread the window froze for 1.5-2 s
-    # here (papers.json parsed and rewritten, the catalogue and its index updated);
+    # here (the whole catalogue file parsed and rewritten, its index updated);
     # off it, the longest pause is ~40 ms, ~130 ms on 2 cores loaded by other jobs
     # (the worker preempted while it holds the interpreter, for a piece of JSON say).
     # 250 ms leaves room for such noise and still catches blocking work coming back.
@@ -282,28 +280,27 @@ def test_drop_files_onto_window_imports_them(qtbot, sync_app, tmp_path):
 def test_bad_file_is_a_clear_message_and_changes_nothing(qtbot, sync_app, tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_bytes(b"\x00\x01\x02 not a list")
-    papers = tmp_path / "library" / "papers.json"
-    before = papers.read_bytes()
+    before = catalogue_files(tmp_path / "library")
     failures = []
     sync_app.window.transfers.import_failed.connect(failures.append)
     sync_app.window.transfers.import_files([junk])
     assert len(failures) == 1 and "junk.json" in failures[0]
-    assert papers.read_bytes() == before
+    assert catalogue_files(tmp_path / "library") == before
     for box in QApplication.topLevelWidgets():
         if isinstance(box, QMessageBox):
             box.close()
 
 
 def test_an_import_that_cannot_be_saved_says_so_and_changes_nothing(qtbot, sync_app, tmp_path):
-    papers = tmp_path / "library" / "papers.json"
-    before = papers.read_bytes()
-    papers.chmod(0o444)
+    before = catalogue_files(tmp_path / "library")
+    own_file(tmp_path / "library", "papers").chmod(0o555)
     failures = []
     sync_app.window.transfers.import_failed.connect(failures.append)
     sync_app.window.transfers.import_files([ICML_LIST])
     assert len(failures) == 1 and failures[0].startswith("Import not saved: ")
     assert "read-only" in failures[0]
-    assert papers.read_bytes() == before and len(sync_app.controller.library) == 19
+    assert catalogue_files(tmp_path / "library") == before
+    assert len(sync_app.controller.library) == 19
     for box in QApplication.topLevelWidgets():
         if isinstance(box, QMessageBox):
             box.close()
@@ -339,38 +336,24 @@ def test_import_report_does_not_block_the_window(qtbot, sync_app):
         box.close()
 
 
-def test_after_an_import_the_next_open_reads_a_fresh_snapshot(
-    qtbot, small_min, sync_app, monkeypatch
+def test_after_an_import_the_next_open_shows_the_same_papers_in_the_same_order(
+    qtbot, sync_app, monkeypatch, make_app
 ):
     from PySide6.QtWidgets import QFileDialog
 
-    from reader.store.catalogue import read_catalogue
-
-    papers_json = sync_app.opened.folder.papers_path
-    qtbot.waitUntil(lambda: not sync_app.snapshot_pending())  # the first open's
-    assert small_min.load(papers_json) is not None
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ICML_LIST)], ""))
-    sync_app.window.actions.import_files.trigger()
-    assert small_min.load(papers_json) is None  # the old one is outdated at once
-    assert sync_app.snapshot_pending()
-    qtbot.waitUntil(lambda: not sync_app.snapshot_pending())
-    fresh = small_min.load(papers_json)
-    assert fresh is not None and len(fresh) == len(sync_app.controller.library) > 3000
-    assert list(fresh.items()) == list(read_catalogue(papers_json).items())  # as papers.json reads
-
-
-def test_no_snapshot_after_an_import_if_another_process_wrote_papers_json(
-    qtbot, small_min, sync_app
-):
     from reader.core.models import Paper
     from reader.opening import open_library
 
     folder = sync_app.opened.folder.folder
-    qtbot.waitUntil(lambda: not sync_app.snapshot_pending())
+    # another program's import meanwhile: its own file, kept beside the window's
     open_library(folder).library.add_papers([Paper("theirs", "Added by another window")])
-    sync_app.window.transfers.import_files([ICML_LIST])
-    for _ in range(50):
-        QApplication.processEvents()
-    assert not sync_app.snapshot_pending()
-    assert small_min.load(folder / "papers.json") is None  # this window never read "theirs"
-    assert "theirs" in open_library(folder).library
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ICML_LIST)], ""))
+    sync_app.window.actions.import_files.trigger()
+    papers = sync_app.controller.library.papers()
+    assert len(papers) > 3000 and "theirs" not in sync_app.controller.library
+    again = open_library(folder).library
+    assert [p for p in again.papers() if p.id != "theirs"] == papers
+    assert "theirs" in again
+    for box in QApplication.topLevelWidgets():
+        if isinstance(box, QMessageBox):
+            box.close()

@@ -70,22 +70,3 @@ def test_a_journal_cut_short_while_open_keeps_the_windows_own_edits(qtbot, app):
     again = open_library(folder).library
     assert again.tags(pid) == ("acknowledged",)
     assert again.annotation(pid).note == "typed and saved"
-
-
-def test_papers_json_damaged_while_open_is_written_back(qtbot, app):
-    folder: Path = app.opened.folder.folder
-    lib = app.controller.library
-    pid = app.window.pane.paper_id
-    lib.add_tags([pid], ["kept"])
-    ids = sorted(lib.paper_ids())
-    (folder / "papers.json").write_bytes(GARBAGE)
-    poll(app)
-
-    [kept] = folder.glob("papers.json.damaged-*")
-    assert kept.read_bytes() == GARBAGE
-    [box] = boxes()
-    assert "papers.json was damaged" in box.text() and str(kept) in box.text()
-    again = open_library(folder)
-    assert again.messages == []
-    assert sorted(again.library.paper_ids()) == ids
-    assert again.library.tags(pid) == ("kept",)

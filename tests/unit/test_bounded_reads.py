@@ -304,7 +304,7 @@ def failing_import(kind: str, folder: Path, work: Path) -> Path:
     elif kind == "read-only papers":
         path = work / "carrying.csv"
         path.write_text(CARRYING)
-        (folder / "papers.json").chmod(0o444)
+        own_file(folder, "papers").chmod(0o555)
     else:
         raise AssertionError(kind)
     return path
@@ -350,8 +350,8 @@ def test_a_failed_command_line_import_changes_nothing_outside_backups(
 def test_a_write_that_fails_midway_leaves_nothing_behind(
     written: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    """The disk fills up while papers.json's new copy is written: the old one stays,
-    and no temporary file is left next to it."""
+    """The disk fills up while the import's catalogue file is written: none is left,
+    whole or in part, and no temporary file either."""
     from reader.cli import main
 
     path = tmp_path / "carrying.csv"
@@ -360,7 +360,7 @@ def test_a_write_that_fails_midway_leaves_nothing_behind(
 
     def full(fd: int) -> None:
         target = Path(os.readlink(f"/proc/self/fd/{fd}"))
-        if target.parent == written and stat.S_ISREG(os.fstat(fd).st_mode):
+        if target.parent == own_file(written, "papers") and stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_fsync(fd)
 

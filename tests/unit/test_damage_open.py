@@ -192,32 +192,18 @@ def test_the_close_backup_repairs_a_damaged_file_first(window):
     held_everything(reopened_clean(folder), ids)
 
 
-def test_papers_json_damaged_while_open_is_written_back_from_the_catalogue_held(window):
+def test_a_catalogue_file_damaged_while_open_is_told_by_line_at_the_next_open(window):
     folder, lib = window.folder.folder, window.library
     ids = lib.paper_ids()
-    titles = {p.id: p.title for p in lib.papers()}
-    assert window.folder.rescue_catalogue(lib.papers) is None  # unchanged: nothing to do
-    (folder / "papers.json").write_bytes(GARBAGE)
-
-    told = window.folder.rescue_catalogue(lib.papers)
-    assert told is not None and "papers.json was damaged" in told.splitlines()[0]
-    [kept] = asides(folder / "papers.json")
-    assert kept.read_bytes() == GARBAGE and str(kept) in told
-    assert window.folder.rescue_catalogue(lib.papers) is None  # once
-    again = reopened_clean(folder)
-    assert {p.id: p.title for p in again.papers()} == titles
-    held_everything(again, ids)
-
-
-def test_papers_json_rewritten_by_another_program_is_left_alone(window):
-    folder, lib = window.folder.folder, window.library
-    from reader.core.models import Paper
-
-    cli = open_library(folder).library
-    cli.add_papers([Paper(id="cli-paper", title="From the command line")])
-    before = (folder / "papers.json").read_bytes()
-    assert window.folder.rescue_catalogue(lib.papers) is None
-    assert (folder / "papers.json").read_bytes() == before
+    [path] = folder.glob("devices/*/papers/*.jsonl")
+    lines = path.read_bytes().split(b"\n")
+    lines[3] = GARBAGE[:40]  # another program wrote over one paper's line
+    path.write_bytes(b"\n".join(lines))
+    again = open_library(folder)
+    told = "\n".join(again.messages)
+    assert str(path) in told and "line 4" in told
+    assert sorted(again.library.paper_ids()) == sorted(ids[:2] + ids[3:])
+    assert again.library.papers_by_id()[ids[0]] == lib.paper(ids[0])
 
 
 def test_looking_for_changes_does_not_wait_for_a_busy_lock(window):

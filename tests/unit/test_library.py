@@ -47,11 +47,12 @@ def test_edits_persist_across_reopen(library, library_dir):
 
 
 def test_annotation_write_never_rewrites_papers_file(library, library_dir):
-    papers = library_dir / "papers.json"
+    [papers] = library_dir.glob("devices/*/papers/*.jsonl")
     before = (papers.read_bytes(), papers.stat().st_mtime_ns, papers.stat().st_ino)
     library.set_status([library.paper_ids()[0]], Status.READ)
     after = (papers.read_bytes(), papers.stat().st_mtime_ns, papers.stat().st_ino)
     assert before == after
+    assert list(library_dir.glob("devices/*/papers/*.jsonl")) == [papers]
 
 
 def test_remove_tags_is_case_insensitive(library):

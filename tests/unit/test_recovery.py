@@ -7,6 +7,7 @@ tests/helpers/libraries.py's own_file() and own_backups()."""
 import datetime as dt
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -151,8 +152,10 @@ def test_no_backup_starts_empty_and_says_so(lib_dir):
 
 
 def test_damaged_papers_file_is_kept_aside_and_annotations_kept(lib_dir):
+    """papers.json of an earlier version, damaged: kept aside, never migrated."""
     annotated(lib_dir)
     annotations = own_file(lib_dir).read_bytes()
+    shutil.rmtree(own_file(lib_dir, "papers"))  # (the library as the release before kept it)
     (lib_dir / "papers.json").write_bytes(b'{"papers": {"p0": {"tit')
     opened = open_library(lib_dir, seed=False)
     [aside] = damaged_asides(lib_dir / "papers.json")
@@ -188,8 +191,8 @@ def test_the_cli_reports_the_recovery_on_stderr(lib_dir, capsys):
 
 
 def test_stale_temp_files_are_removed_at_start_but_not_under_a_live_writer(lib_dir):
-    # an unfinished write of papers.json, of this device's annotations.json, of its backup
-    papers_stale = lib_dir / ".tmp-papers.json.q8r9"
+    # an unfinished write of a catalogue file, of this device's annotations.json, of its backup
+    papers_stale = own_file(lib_dir, "papers") / ".tmp-000002.jsonl.q8r9"
     papers_stale.write_bytes(b'{"papers": ')
     stale = own_file(lib_dir).with_name(".tmp-annotations.json.x1y2")
     stale.write_bytes(b'{"half": ')
@@ -226,9 +229,9 @@ def test_symlinked_annotations_file_keeps_pointing_there(lib_dir, tmp_path):
 
 
 def library_folders(folder):
-    """The library's folders this device writes in: the library folder itself (papers.json),
-    devices/ and its own devices/<device>/ (annotations.json, the journal)."""
-    return [folder, folder / "devices", own_file(folder).parent]
+    """The library's folders this device writes in: the library folder itself, devices/
+    and its own devices/<device>/ (annotations.json, the journal, papers/)."""
+    return [folder, folder / "devices", own_file(folder).parent, own_file(folder, "papers")]
 
 
 def set_read_only(folder, read_only=True):

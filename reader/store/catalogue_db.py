@@ -1,0 +1,215 @@
+"""The catalogue as a database: a local, disposable SQLite index of the library's papers.
+
+The papers live in the library folder, one file per import (see paper_files.py);
+this database, in the user's cache folder, holds them merged, one row a paper, so
+that opening the library reads rows instead of parsing every file. It is kept in
+step incrementally: a catalogue file it has not seen is read and merged in alone (a
+paper's row is replaced only by a line of a later stamp). If a file it took in has
+changed or gone, or the database fails its check, was made by other rules or
+cannot be read, it is made anew from the files (a damaged one is set aside first).
+Nothing the user wrote is in it."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from reader.core.models import Paper, paper_from_row
+from reader.store.cachefile import cache_dir, library_name, set_aside
+from reader.store.paper_files import PapersFile, catalogue_files, read_file
+
+SCHEMA = 1
+_COLUMNS = (
+    "id, title, authors, abstract, venue, year, url, presentation, track, doi, arxiv,"
+    " source, title_derived, added"
+)
+_SCHEMA_SQL = f"""
+CREATE TABLE files (name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
+CREATE TABLE papers (
+    rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, rank TEXT NOT NULL,
+    title TEXT NOT NULL, authors TEXT NOT NULL, abstract TEXT NOT NULL, venue TEXT NOT NULL,
+    year INTEGER, url TEXT NOT NULL, presentation TEXT NOT NULL, track TEXT NOT NULL,
+    doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
+    title_derived INTEGER NOT NULL, added TEXT NOT NULL
+);
+PRAGMA user_version={SCHEMA};
+"""
+_UPSERT = f"""
+INSERT INTO papers (rank, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+    rank = excluded.rank, title = excluded.title, authors = excluded.authors,
+    abstract = excluded.abstract, venue = excluded.venue, year = excluded.year,
+    url = excluded.url, presentation = excluded.presentation, track = excluded.track,
+    doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
+    title_derived = excluded.title_derived, added = excluded.added
+WHERE excluded.rank >= papers.rank
+"""
+#: between the authors of a paper in its row
+AUTHORS_SEP = "\x1f"
+#: rows read per fetch while loading
+FETCH_ROWS = 5_000
+
+
+def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
+    sep = AUTHORS_SEP
+    for p in papers:
+        yield (
+            rank, p.id, p.title, sep.join(p.authors), p.abstract, p.venue, p.year, p.url,
+            p.presentation, p.track, p.doi, p.arxiv, p.source, int(p.title_derived), p.added,
+        )  # fmt: skip
+
+
+class CatalogueDB:
+    """One library's papers in SQLite (with no path: in memory, made anew each time)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+        #: an import's worker thread adds while the GUI thread may read
+        self._mutex = threading.Lock()
+        #: what went wrong with the database and was mended, for the user
+        self.problems: list[str] = []
+
+    @classmethod
+    def for_library(cls, folder: Path) -> CatalogueDB:
+        return cls(cache_dir() / "catalogues" / f"{library_name(folder)}.sqlite3")
+
+    def close(self) -> None:
+        with self._mutex:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
+        if self._db is not None:
+            self._db.close()
+
+    # -- the connection -------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            try:
+                self._db = self._open()
+            except (sqlite3.Error, OSError) as exc:
+                self._db = self._open_again(exc)
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is None:
+            return self._made(
+                sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
+                return self._made(db)
+            if version != SCHEMA:
+                raise sqlite3.DatabaseError(f"made by other rules (version {version})")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(check)
+        except BaseException:
+            db.close()
+            raise
+        db.execute("PRAGMA synchronous=OFF")  # a cache: a torn one fails its check
+        return db
+
+    @staticmethod
+    def _made(db: sqlite3.Connection) -> sqlite3.Connection:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=OFF")
+            db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA_SQL} COMMIT;")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open_again(self, exc: BaseException) -> sqlite3.Connection:
+        """After `exc`: the database set aside and made anew (in memory if the cache
+        folder cannot hold one)."""
+        if self.path is not None and self.path.exists():
+            aside = set_aside(self.path)
+            self.problems.append(
+                f"The catalogue's index {self.path} could not be used ({exc}); it was "
+                f"set aside as {aside.name} and is made anew from the library folder."
+            )
+        try:
+            return self._open()
+        except (sqlite3.Error, OSError) as again:
+            self.problems.append(
+                f"The catalogue's index cannot be kept in {self.path} ({again}); it is "
+                "made anew from the library folder at each start."
+            )
+            self.path = None
+            return self._open()
+
+    # -- keeping in step --------------------------------------------------------
+
+    def sync(self, folder: Path, problems: list[str]) -> None:
+        """Bring the index in step with the catalogue files of library `folder`: the
+        files it has not seen merged in, or all of them anew if one it took in has
+        changed or gone. What is wrong with a file is told in `problems`."""
+        with self._mutex:
+            try:
+                self._sync(folder, problems)
+            except sqlite3.DatabaseError as exc:  # (damaged while read: made anew)
+                if self._db is not None:
+                    self._db.close()
+                self._db = self._open_again(exc)
+                self._sync(folder, problems)
+
+    def _sync(self, folder: Path, problems: list[str]) -> None:
+        db = self._connection()
+        on_disk = catalogue_files(folder)
+        known = {name: (size, mtime) for name, size, mtime in db.execute("SELECT * FROM files")}
+        if any(on_disk.get(name) != stat for name, stat in known.items()):
+            db.executescript("BEGIN IMMEDIATE; DELETE FROM papers; DELETE FROM files; COMMIT;")
+            known = {}
+        found = [read_file(folder, name, problems) for name in on_disk if name not in known]
+        new = sorted((f for f in found if f is not None), key=lambda f: (f.stamp, f.name))
+        for papers_file in new:
+            self._take(db, papers_file, on_disk[papers_file.name])
+
+    def add(self, folder: Path, name: str, papers_file: PapersFile) -> None:
+        """Take in the catalogue file `name` just written (`papers_file`: what it holds)."""
+        stat = catalogue_files(folder).get(name)
+        if stat is None:
+            return  # (gone already: the next sync sees what is there)
+        with self._mutex:
+            self._take(self._connection(), papers_file, stat)
+
+    @staticmethod
+    def _take(db: sqlite3.Connection, papers_file: PapersFile, stat: tuple[int, int]) -> None:
+        rank = f"{papers_file.stamp}\x00{papers_file.name}"
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(_UPSERT, _rows(rank, papers_file.papers))
+            db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", (papers_file.name, *stat))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    # -- reading ----------------------------------------------------------------
+
+    def papers(self) -> list[Paper]:
+        """Every paper, in the order they entered the index."""
+        with self._mutex:
+            cursor = self._connection().execute(f"SELECT {_COLUMNS} FROM papers ORDER BY rowid")
+            papers: list[Paper] = []
+            sep = AUTHORS_SEP
+            while rows := cursor.fetchmany(FETCH_ROWS):
+                papers.extend(
+                    paper_from_row((i, t, tuple(a.split(sep)) if a else (), *rest, bool(d), added))
+                    for i, t, a, *rest, d, added in rows
+                )
+            return papers
+
+    def count(self) -> int:
+        with self._mutex:
+            return int(self._connection().execute("SELECT count(*) FROM papers").fetchone()[0])

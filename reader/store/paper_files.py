@@ -1,0 +1,150 @@
+"""The catalogue in the library folder: one file per import, written once by one device.
+
+``devices/<device>/papers/<n>.jsonl`` holds the papers one import (or the bundled
+sample, or the migration of an old ``papers.json``) added: a header line
+``{"format": "paper-reader papers", "version": 1, "count": N, "at": STAMP}`` then
+N lines, one paper each (the JSON of Paper.to_dict()). A file is written whole
+beside its place and renamed into it, never rewritten, so a file syncer only ever
+copies whole new files. The catalogue is the merge of every device's files: for a
+paper id, the line of the file with the latest stamp (a hybrid-logical-clock stamp,
+see reader.core.hlc), the later line within one file.
+
+A file not yet whole (a syncer still copying it: no final newline, fewer lines
+than its header counts) is left for later, never reported; a syncer's temporary
+files and conflict copies do not have the name of a catalogue file and are not
+read (a file written once has no conflicting versions). A line that is not a paper
+is reported with its file and line and skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reader.core.models import Paper
+from reader.store.device import DEVICES_DIR
+from reader.store.storage import StorageError, atomic_write, reason
+
+PAPERS_DIR = "papers"
+FORMAT = "paper-reader papers"
+VERSION = 1
+_NAME = re.compile(r"(\d{6,9})\.jsonl")
+
+#: a catalogue file as the index last saw it: (size, mtime in ns)
+Stat = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PapersFile:
+    """One catalogue file read whole: its stamp and its papers in order."""
+
+    name: str
+    stamp: str
+    papers: list[Paper]
+
+
+def papers_dir(device_dir: Path) -> Path:
+    return device_dir / PAPERS_DIR
+
+
+def catalogue_files(folder: Path) -> dict[str, Stat]:
+    """Every device's catalogue files in library `folder`, by name relative to it
+    ("devices/<device>/papers/<n>.jsonl"), with their size and mtime."""
+    found: dict[str, Stat] = {}
+    try:
+        devices = list(os.scandir(folder / DEVICES_DIR))
+    except OSError:
+        return found
+    for device in devices:
+        try:
+            entries = list(os.scandir(Path(device.path) / PAPERS_DIR))
+        except OSError:  # (not a folder, no papers of this device, unreadable)
+            continue
+        for entry in entries:
+            if _NAME.fullmatch(entry.name) is None:
+                continue
+            try:
+                st = entry.stat()
+            except OSError:
+                continue
+            found[f"{DEVICES_DIR}/{device.name}/{PAPERS_DIR}/{entry.name}"] = (
+                st.st_size,
+                st.st_mtime_ns,
+            )
+    return found
+
+
+def _lines(papers: Iterable[Paper]) -> Iterable[bytes]:
+    import orjson
+
+    for paper in papers:
+        yield orjson.dumps(paper.to_dict())
+
+
+def write_file(device_dir: Path, papers: Sequence[Paper], stamp: str) -> str:
+    """Write `papers` as this device's next catalogue file, stamped `stamp`; returns
+    its name relative to the library folder. Call it holding the library's lock."""
+    import orjson
+
+    target = papers_dir(device_dir)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        taken = [int(m.group(1)) for n in os.listdir(target) if (m := _NAME.fullmatch(n))]
+    except OSError as exc:
+        raise StorageError(f"{target}: cannot write the catalogue ({reason(exc)})") from exc
+    path = target / f"{max(taken, default=0) + 1:06d}.jsonl"
+    header = {"format": FORMAT, "version": VERSION, "count": len(papers), "at": stamp}
+    atomic_write(path, b"\n".join([orjson.dumps(header), *_lines(papers), b""]))
+    return f"{DEVICES_DIR}/{device_dir.name}/{PAPERS_DIR}/{path.name}"
+
+
+def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None:
+    """Catalogue file `name` of library `folder` read whole; None if it is not whole
+    yet (or cannot be read now). What is wrong with it is told in `problems`, by
+    file and line; the lines that are papers are kept."""
+    import orjson
+
+    path = folder / name
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    if not raw.endswith(b"\n"):
+        return None  # still being copied: read when whole
+    lines = raw.split(b"\n")[:-1]
+    try:
+        header = orjson.loads(lines[0])
+        count, stamp = header["count"], header["at"]
+        if header.get("format") != FORMAT or not isinstance(stamp, str):
+            raise ValueError
+        if header.get("version") != VERSION:
+            problems.append(f"{path}: made by a newer version of Paper Reader; not read.")
+            return PapersFile(name, stamp, [])
+        if not isinstance(count, int) or count < 0:
+            raise ValueError
+    except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError):
+        problems.append(f"{path}, line 1: not the header of a catalogue file; not read.")
+        return PapersFile(name, "", [])
+    if len(lines) - 1 < count:
+        return None  # still being copied
+    papers, bad = [], []
+    for number, line in enumerate(lines[1 : count + 1], start=2):
+        try:
+            data = orjson.loads(line)
+            if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
+                raise ValueError
+            papers.append(Paper.from_dict(data))
+        except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, OverflowError):
+            bad.append(number)
+    if bad:
+        shown = ", ".join(map(str, bad[:10])) + (", ..." if len(bad) > 10 else "")
+        problems.append(f"{path}: {len(bad)} lines are not papers and were skipped (line {shown}).")
+    if len(lines) - 1 > count:
+        problems.append(
+            f"{path}: {len(lines) - 1 - count} lines after the {count} its header counts"
+            " were ignored."
+        )
+    return PapersFile(name, stamp, papers)

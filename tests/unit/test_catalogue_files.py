@@ -1,0 +1,222 @@
+"""The catalogue as files per device (devices/<device>/papers/<n>.jsonl, written once)
+and its local SQLite index in the cache folder (reader.store.catalogue_db)."""
+
+import gc
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from reader.core.models import Paper
+from reader.opening import open_library
+from reader.store import catalogue_db, paper_files
+from reader.store.catalogue_db import CatalogueDB
+from reader.store.files import LibraryFolder
+from tests.helpers.libraries import DEVICE, own_backups, own_file
+
+LEGACY = Path(__file__).resolve().parents[1] / "data" / "legacy_library"
+
+
+def _paper(pid: str, title: str = "") -> Paper:
+    return Paper(id=pid, title=title or f"Paper {pid}", authors=("A. Author", "B. Author"))
+
+
+def _file_of(folder: Path, device: str, papers: list[Paper], stamp: str) -> str:
+    return paper_files.write_file(folder / "devices" / device, papers, stamp)
+
+
+def _titles(folder: Path) -> dict[str, str]:
+    return {p.id: p.title for p in open_library(folder, seed=False).library.papers()}
+
+
+def _bytes_of(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != ".lock"
+    }
+
+
+def test_an_import_writes_one_new_file_and_never_rewrites_one(tmp_path):
+    folder = tmp_path / "lib"
+    lib = open_library(folder).library  # seeded: the sample is the first file
+    first = own_file(folder, "papers/000001.jsonl")
+    before = first.read_bytes()
+    lib.add_papers([_paper("new-1"), _paper("new-2")])
+    second = own_file(folder, "papers/000002.jsonl")
+    assert first.read_bytes() == before
+    lines = second.read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    assert header["count"] == 2 and header["format"] == paper_files.FORMAT
+    assert [json.loads(line)["id"] for line in lines[1:-1]] == ["new-1", "new-2"]
+    assert not (folder / "papers.json").exists()
+    again = open_library(folder).library
+    assert again.paper("new-2").authors == ("A. Author", "B. Author")
+    assert len(again) == len(lib)
+
+
+def test_every_devices_files_merge_the_latest_stamp_winning_whatever_arrives_first(tmp_path):
+    folder = tmp_path / "lib"
+    _file_of(
+        folder, "laptop", [_paper("p1", "old title"), _paper("p2")], "1000000000000.0000.laptop"
+    )
+    assert _titles(folder) == {"p1": "old title", "p2": "Paper p2"}
+    # a file stamped earlier arrives later (a syncer's order): it does not win
+    _file_of(folder, "desk", [_paper("p1", "older still")], "0999999999999.0000.desk")
+    assert _titles(folder)["p1"] == "old title"
+    _file_of(folder, "desk", [_paper("p1", "new title"), _paper("p3")], "1000000000001.0000.desk")
+    titles = _titles(folder)
+    assert titles == {"p1": "new title", "p2": "Paper p2", "p3": "Paper p3"}
+    # the index made anew from the files gives the same
+    shutil.rmtree(Path(os.environ["READER_CACHE_DIR"]) / "catalogues")
+    assert _titles(folder) == titles
+
+
+def test_a_file_still_being_copied_is_left_for_later_and_never_reported(tmp_path):
+    folder = tmp_path / "lib"
+    _file_of(folder, "laptop", [_paper("p1")], "1000000000000.0000.laptop")
+    whole = folder / "devices" / "desk" / "papers" / "000001.jsonl"
+    whole.parent.mkdir(parents=True)
+    content = b"\n".join(
+        [
+            json.dumps({"format": paper_files.FORMAT, "version": 1, "count": 2,
+                        "at": "1000000000005.0000.desk"}).encode(),
+            json.dumps(_paper("p2").to_dict()).encode(),
+            json.dumps(_paper("p3").to_dict()).encode(),
+            b"",
+        ]
+    )  # fmt: skip
+    whole.write_bytes(content[: len(content) // 2])  # half: no final newline
+    (whole.parent / ".syncthing.000002.jsonl.tmp").write_bytes(b"junk")
+    (whole.parent / "000001.sync-conflict-20261204-120000-ABCDEFG.jsonl").write_bytes(b"junk")
+    cut_at_line = content.split(b"\n")
+    opened = open_library(folder, seed=False)
+    assert [p.id for p in opened.library.papers()] == ["p1"]
+    assert opened.messages == []
+    whole.write_bytes(b"\n".join(cut_at_line[:2]) + b"\n")  # whole lines, one missing
+    opened = open_library(folder, seed=False)
+    assert [p.id for p in opened.library.papers()] == ["p1"] and opened.messages == []
+    whole.write_bytes(content)  # the copy finished
+    opened = open_library(folder, seed=False)
+    assert sorted(p.id for p in opened.library.papers()) == ["p1", "p2", "p3"]
+    assert opened.messages == []
+
+
+def test_a_line_that_is_no_paper_is_told_by_file_and_line_and_the_rest_kept(tmp_path):
+    folder = tmp_path / "lib"
+    name = _file_of(folder, "desk", [_paper("p1"), _paper("p2"), _paper("p3")], "1.0000.desk")
+    path = folder / name
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = b'{"id": 5, "title": "an id that is no text"}'
+    path.write_bytes(b"\n".join(lines))
+    before = _bytes_of(folder)
+    opened = open_library(folder, seed=False)
+    assert sorted(p.id for p in opened.library.papers()) == ["p1", "p3"]
+    told = "\n".join(opened.messages)
+    assert str(path) in told and "line 3" in told
+    assert _bytes_of(folder).items() >= before.items()  # the other device's file untouched
+    assert path.read_bytes() == before[name]
+
+
+def test_a_file_of_another_kind_is_told_and_not_read(tmp_path):
+    folder = tmp_path / "lib"
+    path = folder / "devices" / "desk" / "papers" / "000001.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"some": "thing else"}\n{"id": "x"}\n')
+    opened = open_library(folder, seed=False)
+    assert opened.library.papers() == []
+    assert any(f"{path}, line 1" in m for m in opened.messages)
+
+
+def test_a_file_gone_from_the_folder_takes_its_papers_with_it(tmp_path):
+    folder = tmp_path / "lib"
+    _file_of(folder, "laptop", [_paper("p1")], "1000000000000.0000.laptop")
+    name = _file_of(folder, "desk", [_paper("p2")], "1000000000001.0000.desk")
+    assert sorted(_titles(folder)) == ["p1", "p2"]
+    (folder / name).unlink()  # (the user removed the import on the other computer)
+    assert sorted(_titles(folder)) == ["p1"]
+
+
+def test_a_damaged_index_is_set_aside_and_made_anew_from_the_folder(tmp_path):
+    folder = tmp_path / "lib"
+    open_library(folder)  # seeded with the sample
+    titles = _titles(folder)
+    index = CatalogueDB.for_library(folder).path
+    assert index is not None and index.exists()
+    gc.collect()  # (the libraries opened above let go of it)
+    for leftover in index.parent.glob(index.name + "-*"):
+        leftover.unlink()
+    raw = index.read_bytes()
+    index.write_bytes(raw[:16] + b"\xff" * (len(raw) - 16))  # damaged past its magic
+    opened = open_library(folder)
+    assert {p.id: p.title for p in opened.library.papers()} == titles
+    assert any("set aside" in m for m in opened.messages)
+    assert list(index.parent.glob(index.name + ".damaged-*"))
+
+
+def test_an_index_made_by_other_rules_is_never_trusted(tmp_path):
+    folder = tmp_path / "lib"
+    open_library(folder)  # seeded with the sample
+    titles = _titles(folder)
+    index = CatalogueDB.for_library(folder).path
+    db = sqlite3.connect(index)
+    db.execute("UPDATE papers SET title = 'planted'")
+    db.execute(f"PRAGMA user_version = {catalogue_db.SCHEMA + 1}")
+    db.commit()
+    db.close()
+    assert _titles(folder) == titles
+
+
+def test_reopening_reads_no_catalogue_file_it_already_took_in(tmp_path, monkeypatch):
+    folder = tmp_path / "lib"
+    lib = open_library(folder).library
+    lib.add_papers([_paper("new-1")])
+    read: list[str] = []
+    real = paper_files.read_file
+
+    def counting(folder_, name, problems):
+        read.append(name)
+        return real(folder_, name, problems)
+
+    monkeypatch.setattr(catalogue_db, "read_file", counting)
+    assert "new-1" in open_library(folder).library
+    assert read == []
+    _file_of(folder, "desk", [_paper("p9")], "1000000000001.0000.desk")
+    assert "p9" in open_library(folder).library
+    assert read == ["devices/desk/papers/000001.jsonl"]
+
+
+def test_papers_json_of_the_release_before_is_moved_into_the_first_file(tmp_path):
+    folder = tmp_path / "lib"
+    shutil.copytree(LEGACY, folder)
+    old = json.loads((LEGACY / "papers.json").read_bytes())["papers"]
+    opened = open_library(folder)
+    papers = opened.library.papers()
+    assert [p.id for p in papers] == list(old)
+    assert all(p.to_dict() == {**old[p.id], "id": p.id} for p in papers)
+    assert not (folder / "papers.json").exists()
+    kept = list(own_backups(folder).glob("papers-*.json"))
+    assert len(kept) == 1 and kept[0].read_bytes() == (LEGACY / "papers.json").read_bytes()
+    assert own_file(folder, "papers/000001.jsonl").exists()
+    assert any("papers.json" in n for n in opened.notices)
+    # the annotations came along (the legacy migration of annotations.json)
+    assert opened.library.annotations()
+    again = open_library(folder)
+    assert again.library.papers() == papers and again.notices == []
+
+
+def test_an_import_into_a_read_only_library_writes_nothing(tmp_path):
+    folder = tmp_path / "lib"
+    open_library(folder)
+    store = LibraryFolder(folder)
+    store.papers_dir.chmod(0o555)
+    try:
+        with pytest.raises(OSError, match="read-only"):
+            store.add_papers([_paper("x")])
+    finally:
+        store.papers_dir.chmod(0o755)
+    assert sorted(n.name for n in store.papers_dir.iterdir()) == ["000001.jsonl"]
+    assert DEVICE in str(store.papers_dir)
