@@ -437,7 +437,7 @@ def prepare(workdir: Path, n: int, seed: int) -> dict[str, Path]:
     if not (paths["sample"] / "devices").exists():
         open_library(paths["sample"]).folder.close()  # seeds the bundled sample
     for key, size in (("big", n), ("small", 19)):
-        if not (paths[key] / "devices").exists():
+        if not generate.catalogue_mb(paths[key]):
             log(f"generating {size:,} papers in {paths[key]}")
             generate.write_library(paths[key], size, seed)
     if not paths["json"].exists():

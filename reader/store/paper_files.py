@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reader.core.models import Paper
 from reader.store.device import DEVICES_DIR
-from reader.store.storage import StorageError, atomic_write, reason
+from reader.store.storage import StorageError, atomic_write_pieces, reason
 
 PAPERS_DIR = "papers"
 FORMAT = "paper-reader papers"
@@ -77,18 +77,23 @@ def catalogue_files(folder: Path) -> dict[str, Stat]:
     return found
 
 
-def _lines(papers: Iterable[Paper]) -> Iterable[bytes]:
+#: papers written per piece of a catalogue file
+PIECE_PAPERS = 1_000
+
+
+def _pieces(header: dict[str, object], papers: Sequence[Paper]) -> Iterator[bytes]:
+    """A catalogue file's bytes, the header then a thousand papers at a time."""
     import orjson
 
-    for paper in papers:
-        yield orjson.dumps(paper.to_dict())
+    yield orjson.dumps(header, option=orjson.OPT_APPEND_NEWLINE)
+    for start in range(0, len(papers), PIECE_PAPERS):
+        lines = [orjson.dumps(p.to_dict()) for p in papers[start : start + PIECE_PAPERS]]
+        yield b"\n".join(lines) + b"\n"
 
 
 def write_file(device_dir: Path, papers: Sequence[Paper], stamp: str) -> str:
     """Write `papers` as this device's next catalogue file, stamped `stamp`; returns
     its name relative to the library folder. Call it holding the library's lock."""
-    import orjson
-
     target = papers_dir(device_dir)
     try:
         target.mkdir(parents=True, exist_ok=True)
@@ -97,7 +102,7 @@ def write_file(device_dir: Path, papers: Sequence[Paper], stamp: str) -> str:
         raise StorageError(f"{target}: cannot write the catalogue ({reason(exc)})") from exc
     path = target / f"{max(taken, default=0) + 1:06d}.jsonl"
     header = {"format": FORMAT, "version": VERSION, "count": len(papers), "at": stamp}
-    atomic_write(path, b"\n".join([orjson.dumps(header), *_lines(papers), b""]))
+    atomic_write_pieces(path, _pieces(header, papers))
     return f"{DEVICES_DIR}/{device_dir.name}/{PAPERS_DIR}/{path.name}"
 
 

@@ -8,7 +8,7 @@ import os
 import stat
 import tempfile
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +107,7 @@ def check_writable(path: Path) -> None:
         raise StorageError(why)
 
 
-def _write_replace(path: Path, payload: Sequence[bytes | memoryview]) -> int:
+def _write_replace(path: Path, payload: Iterable[bytes | memoryview]) -> int:
     """atomic_write's work, the payload in pieces written one after another; returns an
     open descriptor on the new file (the caller closes it)."""
     check_writable(path)
@@ -139,6 +139,12 @@ def _write_replace(path: Path, payload: Sequence[bytes | memoryview]) -> int:
         if tmp_name:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def atomic_write_pieces(path: Path, pieces: Iterable[bytes]) -> None:
+    """atomic_write() of the bytes `pieces` make one after another (never all joined
+    in memory: a big catalogue file is written line by line)."""
+    os.close(_write_replace(path, pieces))
 
 
 def atomic_write(path: Path, payload: bytes) -> None:
