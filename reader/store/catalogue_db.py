@@ -50,6 +50,10 @@ WHERE excluded.rank >= papers.rank
 AUTHORS_SEP = "\x1f"
 #: rows read per fetch while loading
 FETCH_ROWS = 5_000
+#: a library whose catalogue files weigh less than this is indexed in memory at each
+#: open: reading its files is quicker than finding the cache folder (platformdirs)
+#: and naming a file in it (hashlib, OpenSSL) before the first paint
+SMALL_LIBRARY_BYTES = 1 << 20
 
 
 def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
@@ -74,6 +78,9 @@ class CatalogueDB:
 
     @classmethod
     def for_library(cls, folder: Path) -> CatalogueDB:
+        weight = sum(size for size, _mtime in catalogue_files(folder).values())
+        if weight < SMALL_LIBRARY_BYTES:
+            return cls(None)
         return cls(cache_dir() / "catalogues" / f"{library_name(folder)}.sqlite3")
 
     def close(self) -> None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
-import socket
 from pathlib import Path
 
 ENV_VAR = "READER_DEVICE_ID"
@@ -33,6 +31,9 @@ def _config_file() -> Path:
 
 
 def _new_id() -> str:
+    import secrets  # (once per device: hmac and OpenSSL take ~3 ms to load, socket ~2)
+    import socket
+
     host = re.sub(r"[^A-Za-z0-9-]+", "-", socket.gethostname()).strip("-")[:24] or "device"
     return f"{host}-{secrets.token_hex(4)}"
 

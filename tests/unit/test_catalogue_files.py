@@ -20,6 +20,12 @@ from tests.helpers.libraries import DEVICE, own_backups, own_file
 LEGACY = Path(__file__).resolve().parents[1] / "data" / "legacy_library"
 
 
+@pytest.fixture(autouse=True)
+def _index_on_disk(monkeypatch):
+    """These small libraries get an index in the cache folder, as a large one does."""
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+
+
 def _paper(pid: str, title: str = "") -> Paper:
     return Paper(id=pid, title=title or f"Paper {pid}", authors=("A. Author", "B. Author"))
 
@@ -220,3 +226,16 @@ def test_an_import_into_a_read_only_library_writes_nothing(tmp_path):
         store.papers_dir.chmod(0o755)
     assert sorted(n.name for n in store.papers_dir.iterdir()) == ["000001.jsonl"]
     assert DEVICE in str(store.papers_dir)
+
+
+def test_a_small_library_is_indexed_in_memory_and_leaves_no_cache_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 1 << 20)
+    monkeypatch.setenv("READER_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "lib"
+    open_library(folder)  # seeded with the sample (about 30 KB)
+    opened = open_library(folder)
+    assert len(opened.library.papers()) == 19
+    assert opened.folder.catalogue.path is None
+    assert not (tmp_path / "cache" / "catalogues").exists()
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 1000)  # now it is large
+    assert open_library(folder).folder.catalogue.path is not None
