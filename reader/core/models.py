@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -439,27 +439,43 @@ class Annotation:
         id is its key: a few times faster for one as we write it (a 100k library's
         annotations are read at every open)."""
         try:
-            status, tags, note, highlights, rating, created, modified = _get_annotation_fields(doc)
+            fields = _get_annotation_fields(doc)
         except (KeyError, TypeError):
-            status = None
-        if (
-            type(status) is str
-            and type(tags) is list
-            and type(note) is str
-            and highlights == []
-            and type(rating) is int
-            and type(created) is str
-            and type(modified) is str
-        ):
-            known = _STATUSES.get(status or "unread")
-            names = tuple(tags)
-            if known is not None and all(type(tag) is str for tag in names):
-                new: Any = _AnnotationBuilder(
-                    pid, known, _stored_tags(names), note, (), rating, created, modified
-                )
-                new.__class__ = Annotation
-                return new  # type: ignore[no-any-return]
-        return cls.from_dict({**doc, "paper_id": pid})
+            return cls.from_dict({**doc, "paper_id": pid})
+        return _plain(pid, *fields) or cls.from_dict({**doc, "paper_id": pid})
+
+    def row(self) -> list[Any]:
+        """The annotation as one list (the order from_row() takes): a compact form of
+        to_dict() for a cache of many."""
+        return [
+            self.paper_id,
+            self.status.value,
+            list(self.tags),
+            self.note,
+            [h.to_dict() for h in self.highlights],
+            self.rating,
+            self.created,
+            self.modified,
+        ]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Annotation:
+        """The annotation row() gave, at attribute speed: its fields are taken as
+        row() wrote them (the caller checks the bytes are ours: see view_cache.py).
+        KeyError, TypeError or ValueError if `row` is not one."""
+        pid, status, tags, note, highlights, rating, created, modified = row
+        new: Any = _AnnotationBuilder(
+            pid,
+            _STATUSES[status],
+            _stored_tags(tuple(tags)),
+            note,
+            tuple(map(Highlight.from_dict, highlights)) if highlights else (),
+            rating,
+            created,
+            modified,
+        )
+        new.__class__ = Annotation
+        return new  # type: ignore[no-any-return]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Annotation:
@@ -521,6 +537,40 @@ class _AnnotationBuilder:
 
 
 _check_twin(_AnnotationBuilder, Annotation)
+
+
+def _plain(
+    pid: str,
+    status: Any,
+    tags: Any,
+    note: Any,
+    highlights: Any,
+    rating: Any,
+    created: Any,
+    modified: Any,
+) -> Annotation | None:
+    """The annotation of these stored fields if each has the type we write and there
+    are no highlights, made at attribute speed; None otherwise (from_dict() then)."""
+    if (
+        type(status) is str
+        and type(tags) is list
+        and type(note) is str
+        and highlights == []
+        and type(rating) is int
+        and type(created) is str
+        and type(modified) is str
+    ):
+        known = _STATUSES.get(status or "unread")
+        names = tuple(tags)
+        if known is not None and all(type(tag) is str for tag in names):
+            new: Any = _AnnotationBuilder(
+                pid, known, _stored_tags(names), note, (), rating, created, modified
+            )
+            new.__class__ = Annotation
+            return new  # type: ignore[no-any-return]
+    return None
+
+
 _get_annotation_fields = operator.itemgetter(
     "status", "tags", "note", "highlights", "rating", "created", "modified"
 )

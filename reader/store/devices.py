@@ -37,7 +37,9 @@ def is_conflict_copy(name: str) -> bool:
     return _CONFLICT.fullmatch(name) is not None
 
 
-Signature = tuple[tuple[str, int, int], ...]
+#: per file read: its name, inode, size and times (a syncer's rename gives a new
+#: inode and change time even where it keeps the size and the modification time)
+Signature = tuple[tuple[str, int, int, int, int], ...]
 
 
 class DeviceData(NamedTuple):
@@ -64,7 +66,7 @@ def _signature(folder: Path) -> Signature:
                         st = entry.stat()
                     except OSError:
                         continue
-                    out.append((name, st.st_size, st.st_mtime_ns))
+                    out.append((name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
     except OSError:
         return ()
     return tuple(sorted(out))
@@ -186,10 +188,13 @@ class Others:
             if device != self.me
         }
 
+    def known(self) -> dict[str, Signature]:
+        """The signatures of the files as last read (what the records held match)."""
+        return {device: sig for device, (sig, _) in self._read.items()}
+
     def changed(self) -> bool:
         """Whether another device's files changed since load() (a few stats)."""
-        now = self.signatures()
-        return now != {device: sig for device, (sig, _) in self._read.items()}
+        return self.signatures() != self.known()
 
     def load(self) -> tuple[dict[str, DeviceData], set[str]]:
         """Every other device's records, and the devices whose records changed."""

@@ -38,6 +38,7 @@ from reader.store.storage import (
     reason,
     remove_stale_temp_files,
 )
+from reader.store.view_cache import ViewCache
 
 #: the catalogue of an earlier version, one JSON file (migrated: see legacy.py)
 PAPERS_FILE = "papers.json"
@@ -169,6 +170,9 @@ class LibraryFolder:
         #: the library the user sees: this device's records as last loaded (or since
         #: written by us) and the other devices' as last read, merged (see merged.py)
         self._view = MergedView(self.device, tell=self._note)
+        #: the merged view kept between opens (see view_cache.py): looked at by the
+        #: first load only, written then if it missed and on close
+        self._view_cache: ViewCache | None = None
         #: conflict copies of this device's files that did not parse: (size, mtime) then
         self._copies_tried: dict[str, tuple[int, int] | None] = {}
         #: another device's small tables (tag colours, ...) changed since last handed over
@@ -322,7 +326,15 @@ class LibraryFolder:
         for pid in {pid for change in found.changes for pid in change} if lines else ():
             self._clock.see(crdt.max_stamp(table.get(pid) or {}))
         others, _ = self._others.load()
-        self._view.load(dict(table) if isinstance(table, dict) else {}, others)
+        own = dict(table) if isinstance(table, dict) else {}
+        if self._view_cache is None:  # the first load: the merge kept from the last open?
+            self._view_cache = ViewCache.for_library(self.folder, self.device, self._weight())
+            key = self._view_key()
+            self._view.load(own, others, cached=self._view_cache.read(key))
+            if self._view_cache.key is None and not self._view.odd:
+                self._view_cache.write(key, *self._view.merged())
+        else:
+            self._view.load(own, others)
         for other in others.values():
             self._clock.see(other.clock)
         return self._view.annotations()
@@ -851,12 +863,52 @@ class LibraryFolder:
 
         self.locked(apply)
 
+    def _weight(self) -> int:
+        """The bytes of every device's annotation files as last read."""
+        own = [sig[2] for sig in (self._ann_seen, self._journal.seen) if sig is not None]
+        theirs = [f[2] for files in self._others.known().values() for f in files]
+        return sum(own) + sum(theirs)
+
+    def _view_key(self) -> Any:
+        """What the merged view was made from: the signature of every file read."""
+        return [
+            self.device,
+            self._ann_seen,
+            self._journal.seen,
+            sorted(self.unreadable),
+            sorted(self._others.known().items()),
+        ]
+
+    def _keep_view_locked(self) -> None:
+        """Keep the merged view for the next open if it is what the files now hold
+        (nobody wrote this device's files since we last read or wrote them). Call it
+        holding the lock."""
+        cache = self._view_cache
+        if (
+            cache is None
+            or self._view.odd
+            or self._reread
+            or self.unreadable
+            or path_signature(self.annotations_path) != self._ann_seen
+            or self._journal.changed()
+            or self._new_copies()
+        ):
+            return
+        key = self._view_key()
+        if key != cache.key:
+            cache.write(key, *self._view.merged())
+
     def close(self) -> None:
-        """Fold the journal (if the library can be written) and let go of the files."""
+        """Fold the journal (if the library can be written), keep the merged view for
+        the next open, and let go of the files."""
         if self.read_only() is None and not self.unreadable & {ANNOTATIONS_FILE, JOURNAL_FILE}:
+
+            def fold_and_keep() -> None:
+                self._fold_told()
+                self._keep_view_locked()
+
             with contextlib.suppress(StorageError):
-                self.locked(
-                    self._fold_told
-                )  # best effort: the saves are durable in the journal anyway
+                # best effort: the saves are durable in the journal anyway
+                self.locked(fold_and_keep)
         self._ann_db.close()
         self.catalogue.close()

@@ -200,6 +200,11 @@ class Journal:
         #: the line the last append() wrote (without its newline), as Scan.lines has it
         self.last_line = b""
 
+    @property
+    def seen(self) -> Signature | None:
+        """The journal's signature as last read by load(), or since appended to by us."""
+        return self._seen
+
     def changed(self) -> bool:
         """Whether the journal changed since load() (another process's saves)."""
         return path_signature(self.path) != self._seen

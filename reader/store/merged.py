@@ -119,6 +119,9 @@ class MergedView:
         #: whose conflicting versions changed since take_conflict_changes()
         self._conflicts: dict[str, tuple[crdt.Version, ...]] = {}
         self._conflicts_news: set[str] = set()
+        #: whether a record that could not be read was met since load() (what the
+        #: view cache keeps is only a merge that met none: it tells nothing again)
+        self.odd = False
 
     # -- the library as the user sees it ----------------------------------
 
@@ -178,11 +181,27 @@ class MergedView:
 
     # -- records taken in -------------------------------------------------
 
-    def load(self, own: dict[str, crdt.Record], others: dict[str, DeviceData]) -> None:
+    def merged(self) -> tuple[dict[str, Annotation], dict[str, tuple[crdt.Version, ...]]]:
+        """The merged annotations and the notes' conflicting versions (not copies:
+        to read, for the view cache)."""
+        return self._merged, self._conflicts
+
+    def load(
+        self,
+        own: dict[str, crdt.Record],
+        others: dict[str, DeviceData],
+        *,
+        cached: tuple[dict[str, Annotation], dict[str, tuple[crdt.Version, ...]]] | None = None,
+    ) -> None:
         """Take this device's records `own` and the other devices' `others` as just
         read, and merge the library anew: a paper only one device wrote about (most)
-        by the fast path."""
+        by the fast path. `cached`: what merging these very records gave before (see
+        view_cache.py), taken instead of merging."""
         self.own, self.others = own, others
+        if cached is not None:
+            self.odd = False
+            self._take_merged(*cached)
+            return
         groups: dict[str, list[tuple[str, crdt.Record]]] = {}
         me = self.device
         for pid, record in own.items():
@@ -203,8 +222,14 @@ class MergedView:
                 merged[pid] = ann
             if found:
                 conflicts[pid] = found
+        self.odd = bool(problems)
         for problem in problems:
             self._tell(problem)
+        self._take_merged(merged, conflicts)
+
+    def _take_merged(
+        self, merged: dict[str, Annotation], conflicts: dict[str, tuple[crdt.Version, ...]]
+    ) -> None:
         before = self._conflicts
         self._conflicts_news |= {
             pid for pid in before.keys() | conflicts.keys() if before.get(pid) != conflicts.get(pid)
@@ -257,6 +282,7 @@ class MergedView:
                     del conflicts[pid]
                 changed.add(pid)
                 self._conflicts_news.add(pid)
+        self.odd |= bool(problems)
         for problem in problems:
             self._tell(problem)
         return changed
