@@ -390,6 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         opened = _open(args)
         args.library_folder = opened.folder.folder
         handler(opened.library, args)
+        opened.folder.keep_view()  # what an edit left, for the next open (if it changed)
     except CliError as exc:
         _fail(str(exc))
     except UnknownPaper as exc:

@@ -898,6 +898,15 @@ class LibraryFolder:
         if key != cache.key:
             cache.write(key, *self._view.merged())
 
+    def keep_view(self) -> None:
+        """Keep the library as merged now for the next open (see view_cache.py), if
+        it is what the files hold: as the window closes, after a command's edits.
+        Best effort: the next open merges the files if it cannot be kept."""
+        if self._view_cache is None or self._view_cache.path is None:
+            return
+        with contextlib.suppress(StorageError, Timeout):
+            self.locked(self._keep_view_locked)
+
     def close(self) -> None:
         """Fold the journal (if the library can be written), keep the merged view for
         the next open, and let go of the files."""

@@ -315,7 +315,9 @@ class Journal:
         self._written = stat_signature(st)
         self._known = None if known is None else (known[0] + line, [*known[1], dict(changes)])
         self.last_line = line[:-1]
-        unseen = before != self._seen
+        # (a journal absent when last looked at and empty now holds nobody's saves:
+        # made by this append, or emptied by a fold that rewrote annotations.json)
+        unseen = before != self._seen and not (self._seen is None and before[2] == 0)
         if not unseen:
             self._seen = self._written
         return st.st_size, unseen

@@ -133,6 +133,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     # what the window holds is written back first if a file was damaged meanwhile
     # (papers.json here, annotations.json by the close backup's fold)
     window.closing.connect(lambda: _backup(opened, controller, "close"))
+    # the library as merged now, for the next open (after the backup's fold)
+    window.closing.connect(opened.folder.keep_view)
     window.closing.connect(lambda: _print_problems(app))
     window.closing.connect(sidebar.close_search)
     for notice in opened.notices:

@@ -90,3 +90,30 @@ def test_a_note_conflict_is_shown_and_settled_by_a_click(qtbot, make_app, monkey
         ),
         timeout=2_000,
     )
+
+
+def test_the_window_keeps_its_merge_as_it_closes(qtbot, make_app, monkeypatch, tmp_path):
+    """What the window showed as it closed is what the next open shows, taken from the
+    cache folder without merging any record anew (a large library's ~250 ms)."""
+    from reader.core.library import Library
+    from reader.store import merged, view_cache
+    from reader.store.files import LibraryFolder
+
+    monkeypatch.setattr(view_cache, "SMALL_BYTES", 0)  # as a large library does
+    a, b, folders = two_windows(make_app, monkeypatch, tmp_path)
+    pid = click_row(qtbot, b, 2)
+    qtbot.keyClick(b.window.sidebar.view, Qt.Key.Key_3)
+    full_sync(folders)
+    a.window.activateWindow()
+    qtbot.waitUntil(a.window.isActiveWindow)
+    click_row(qtbot, a, 2)
+    qtbot.keyClick(a.window.sidebar.view, Qt.Key.Key_2)  # reading, after the desktop's read
+    qtbot.waitUntil(lambda: a.controller.library.status(pid) is Status.READING)
+    shown = dict(a.controller.library.annotations())
+    a.window.close()
+    merges: list[str] = []
+    real = merged._merged_one
+    monkeypatch.setattr(merged, "_merged_one", lambda *args: merges.append(args[0]) or real(*args))
+    again = Library(LibraryFolder(folders["laptop"], device="laptop"))
+    assert merges == []
+    assert dict(again.annotations()) == shown

@@ -163,3 +163,15 @@ def test_a_small_library_keeps_no_merge(computers, kept, monkeypatch):
     written_on_both(computers)
     on(computers["laptop"], "laptop")._store.close()
     assert not kept.exists()
+
+
+def test_a_command_keeps_what_its_edit_left(computers, merges, monkeypatch, capsys):
+    from reader.cli import main
+
+    pid = written_on_both(computers)
+    monkeypatch.setenv("READER_DEVICE_ID", "laptop")
+    assert main(["--data-dir", str(computers["laptop"]), "tag", pid, "from-the-shell"]) == 0
+    merges.clear()
+    lib = on(computers["laptop"], "laptop")
+    assert merges == []  # kept by the command after its edit
+    assert "from-the-shell" in lib.tags(pid)
