@@ -1,6 +1,7 @@
 """What must not grow with the library: one save at 19 vs 100k papers and at 10 vs
 10,000 annotations (ratios, budget <= 1.5), and opening with other devices' records:
-1 device x 10,000 annotations vs 3 devices x 10,000 each (the ms added, budget < 100).
+1 device x 10,000 annotations vs 3 devices x 10,000 each (the ms added, budget < 100;
+and again with every record merged, as the first open after a sync does).
 Measured side by side in one run; not a timed test."""
 
 # Progress goes to stderr; the LAST line of stdout is one JSON object:
@@ -139,9 +140,14 @@ def save_costs(folders: dict[str, Path], samples: int) -> dict[str, dict[str, An
 # -- open cost ----------------------------------------------------------------------
 
 
-def child_open(folder: Path) -> dict[str, object]:
+def child_open(folder: Path, *, kept: bool = True) -> dict[str, object]:
     """One open, timed in this (fresh) process: Library(LibraryFolder(folder, device=ME)),
-    the collector paused as reader.opening.open_library has it."""
+    the collector paused as reader.opening.open_library has it. Not `kept`: the merge
+    kept at the last close is not looked at (every record merged, as after a sync)."""
+    if not kept:
+        from reader.store import view_cache
+
+        view_cache.SMALL_BYTES = 1 << 62
     start, start_cpu = time.perf_counter(), time.process_time()
     with collector.paused():
         store = LibraryFolder(folder, device=ME)
@@ -157,9 +163,10 @@ def child_open(folder: Path) -> dict[str, object]:
     }
 
 
-def open_once(folder: Path) -> dict[str, Any]:
+def open_once(folder: Path, kept: bool) -> dict[str, Any]:
+    flag = "--child-open" if kept else "--child-open-merging"
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child-open", str(folder)],
+        [sys.executable, str(Path(__file__).resolve()), flag, str(folder)],
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         capture_output=True,
@@ -173,14 +180,15 @@ def open_once(folder: Path) -> dict[str, Any]:
     return result
 
 
-def open_costs(folders: dict[str, Path], opens: int) -> dict[str, dict[str, Any]]:
+def open_costs(folders: dict[str, Path], opens: int, kept: bool) -> dict[str, dict[str, Any]]:
     """Each folder opened `opens` times in fresh processes, interleaved; the first
-    round (which makes the catalogue's index and warms the page cache) not counted."""
+    round (which makes the catalogue's index, keeps the merge and warms the page
+    cache) not counted."""
     names = list(folders)
     runs: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
     for i in range(opens + 1):
         for name in names if i % 2 else names[::-1]:
-            one = open_once(folders[name])
+            one = open_once(folders[name], kept)
             if i:
                 runs[name].append(one)
         log(f"  open round {i + 1}/{opens + 1}")
@@ -258,8 +266,10 @@ def run(args: argparse.Namespace, workdir: Path) -> dict[str, object]:
     }
 
     log(f"open: 1 device vs {args.devices} devices x {many} annotations, {args.opens} opens each")
-    opens = open_costs({"1": one, str(args.devices): several, "same": same}, args.opens)
+    opens = open_costs({"1": one, str(args.devices): several, "same": same}, args.opens, True)
     added = round(opens[str(args.devices)]["median_ms"] - opens["1"]["median_ms"], 1)
+    log("open again, every record merged (the merge kept at the last close not looked at)")
+    merging = open_costs({"1": one, str(args.devices): several}, args.opens, False)
     opened = {
         f"1_device_x_{many}": opens["1"],
         f"{args.devices}_devices_x_{many}": opens[str(args.devices)],
@@ -274,13 +284,22 @@ def run(args: argparse.Namespace, workdir: Path) -> dict[str, object]:
         ),
         "budget_ms": OPEN_BUDGET_MS,
         "within_budget": added < OPEN_BUDGET_MS,
+        # as the first open after another device's files arrived: every record merged
+        "merging": {
+            f"1_device_x_{many}": merging["1"],
+            f"{args.devices}_devices_x_{many}": merging[str(args.devices)],
+            "added_ms": round(
+                merging[str(args.devices)]["median_ms"] - merging["1"]["median_ms"], 1
+            ),
+        },
     }
     return {"papers": n, "save": save, "open": opened}
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--child-open"]:
-        print(json.dumps(child_open(Path(sys.argv[2]))))
+    if sys.argv[1:2] in (["--child-open"], ["--child-open-merging"]):
+        kept = sys.argv[1] == "--child-open"
+        print(json.dumps(child_open(Path(sys.argv[2]), kept=kept)))
         return 0
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes: under a minute")
