@@ -84,11 +84,13 @@ class PaperController(QObject):
     # -- what the user acts on --------------------------------------------
 
     def target_ids(self) -> list[str]:
-        """The selected papers, else the one shown."""
+        """The selected papers if the one shown is among them, else the one shown:
+        a key never acts on papers other than what the reader shows."""
         self.settle_pane()
         ids = self.sidebar.selected_ids()
-        if not ids and self.pane.paper_id:
-            ids = [self.pane.paper_id]
+        shown = self.pane.paper_id
+        if shown and shown not in ids:
+            return [shown]
         return ids
 
     def _current_changed(self) -> None:

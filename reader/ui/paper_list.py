@@ -8,7 +8,15 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView, QWidget
 
 from reader.core.library import Library
@@ -200,3 +208,45 @@ class PaperListView(QTableView):
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(row_height(self.font()))
         self.setAccessibleName("Papers")
+
+    def moveCursor(  # noqa: N802 (Qt override)
+        self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier
+    ) -> QModelIndex:
+        # Home and End go to the first and last paper (a one-column table's own Home
+        # and End go to the first and last column of the row: nowhere)
+        model = self.model()
+        ends = (QAbstractItemView.CursorAction.MoveHome, QAbstractItemView.CursorAction.MoveEnd)
+        if action in ends and model is not None and model.rowCount():
+            last = action == QAbstractItemView.CursorAction.MoveEnd
+            return model.index(model.rowCount() - 1 if last else 0, 0)
+        return super().moveCursor(action, modifiers)
+
+    def selectionCommand(  # noqa: N802 (Qt override)
+        self, index: Index, event: QEvent | None = None
+    ) -> QItemSelectionModel.SelectionFlag:
+        # Ctrl with a key that moves (Ctrl+End, Ctrl+Down) selects where it goes, as the
+        # plain key does: the reader shows the paper moved to, and the keys must act on
+        # what it shows (Qt's own moves the current row and leaves the selection behind)
+        if (
+            isinstance(event, QKeyEvent)
+            and event.key() in _MOVING_KEYS
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            return (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+        return super().selectionCommand(index, event)
+
+
+_MOVING_KEYS = frozenset(
+    {
+        Qt.Key.Key_Up,
+        Qt.Key.Key_Down,
+        Qt.Key.Key_Home,
+        Qt.Key.Key_End,
+        Qt.Key.Key_PageUp,
+        Qt.Key.Key_PageDown,
+    }
+)
