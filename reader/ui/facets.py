@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 
 from reader.core.facets import Facets
@@ -20,8 +20,13 @@ GROUPS = {
     "year": "Year",
 }
 KeyRole = Qt.ItemDataRole.UserRole + 10
-#: under "Tags" when the papers listed have none
+#: the first line: every paper the search box matches (chosen when no facet is)
+ALL = ("all", "")
+ALL_LABEL = "All papers"
+#: under "Tags" when no paper has a tag yet
 NO_TAGS = "None yet (press t)"
+#: under "Tags" when the library has tags but none of the papers listed has one
+NO_TAGS_HERE = "None among these papers"
 #: under each heading until the first count (~1 s after opening 100k papers)
 COUNTING = "Counting…"
 Key = tuple[str, str]
@@ -62,7 +67,8 @@ def facet_query(selected: Iterable[Key], smart: dict[str, str]) -> str:
 
 
 class FacetPanel(QTreeView):
-    """Click a facet to filter by it, Ctrl-click to combine several.
+    """Click a facet to filter by it, Ctrl-click to combine several; click it again,
+    or "All papers", to leave it.
 
     Signals:
         facets_changed(): the chosen facets changed.
@@ -85,7 +91,9 @@ class FacetPanel(QTreeView):
         self._collapsed: set[Key] = set()
         self.collapsed.connect(lambda index: self._remember_fold(index, folded=True))
         self.expanded.connect(lambda index: self._remember_fold(index, folded=False))
-        self.selectionModel().selectionChanged.connect(self._on_selection)
+        self.selectionModel().selectionChanged.connect(
+            lambda chosen, _left: self._on_selection(chosen)
+        )
         self._counted = False  # until the first count: "Counting…"
         self.set_counts(None, saved or {})  # (the saved searches listed from the first paint)
 
@@ -95,15 +103,33 @@ class FacetPanel(QTreeView):
         keys = []
         for index in self.selectionModel().selectedIndexes():
             key = _decode(index.data(KeyRole))
-            if key and key[0] != "group":
+            if key and key[0] not in ("group", ALL[0]):
                 keys.append((key[0], key[1]))
         return keys
 
-    def query(self) -> str:
-        return facet_query(self.selected_keys(), self._smart)
+    def query(self, *, leaving: str | None = None) -> str:
+        """The query of the chosen facets (`leaving`: but those of that group, as its
+        own counts are counted: its other values stay choosable)."""
+        keys = [key for key in self.selected_keys() if key[0] != leaving]
+        return facet_query(keys, self._smart)
 
     def clear(self) -> None:
-        self.selectionModel().clearSelection()
+        self.select_key(ALL)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        # a plain click on the one facet chosen leaves it (as "All papers" does)
+        index = self.indexAt(event.position().toPoint())
+        key = _decode(index.data(KeyRole)) if index.isValid() else None
+        if (
+            event.button() == Qt.MouseButton.LeftButton
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+            and key is not None
+            and self.selected_keys() == [key]
+        ):
+            self.clear()
+            event.accept()
+            return
+        super().mousePressEvent(event)
 
     def select_key(self, key: Key, *, add: bool = False) -> bool:
         index = self._find(key)
@@ -117,9 +143,26 @@ class FacetPanel(QTreeView):
         self.selectionModel().select(index, flags)
         return True
 
-    def _on_selection(self, *_args: object) -> None:
-        if not self._updating:
-            self.facets_changed.emit()
+    def _on_selection(self, chosen: QItemSelection) -> None:
+        """ "All papers" and the facets exclude each other: choosing it leaves every
+        facet, choosing a facet leaves it, leaving the last facet chooses it."""
+        if self._updating:
+            return
+        all_index = self._find(ALL)
+        self._updating = True
+        try:
+            selection = self.selectionModel()
+            if all_index is not None:
+                flag = QItemSelectionModel.SelectionFlag
+                if chosen.contains(all_index):
+                    selection.select(all_index, flag.ClearAndSelect)
+                elif self.selected_keys():
+                    selection.select(all_index, flag.Deselect)
+                else:
+                    selection.select(all_index, flag.Select)
+        finally:
+            self._updating = False
+        self.facets_changed.emit()
 
     # -- content --------------------------------------------------------------
 
@@ -134,9 +177,13 @@ class FacetPanel(QTreeView):
         facets: Facets | None,
         smart: dict[str, str],
         smart_counts: dict[str, int] | None = None,
+        *,
+        total: int | None = None,
+        tags_elsewhere: bool = False,
     ) -> None:
         """Rebuild the tree with new counts, keeping what was chosen and expanded
-        (`facets` None: not counted yet, rather than zeros)."""
+        (`facets` None: not counted yet, rather than zeros). `total`: how many papers
+        "All papers" are; `tags_elsewhere`: papers not counted here have tags."""
         chosen = set(self.selected_keys())
         expanded = self._expanded_keys()
         self._counted = facets is not None
@@ -145,6 +192,9 @@ class FacetPanel(QTreeView):
         try:
             self._model.clear()
             root = self._model.invisibleRootItem()
+            everything = self._item(*ALL, ALL_LABEL, total)
+            everything.setToolTip(plain.tooltip("Every paper the search box matches"))
+            root.appendRow(everything)
             if smart:
                 group = self._group(root, "smart")
                 for name in sorted(smart, key=str.casefold):
@@ -162,7 +212,7 @@ class FacetPanel(QTreeView):
                         self._hint(COUNTING, "The papers are being counted")
                     )
             else:
-                self._fill_groups(root, facets)
+                self._fill_groups(root, facets, tags_elsewhere)
             for group_key in GROUPS:
                 if ("group", group_key) not in self._collapsed:
                     expanded.add(("group", group_key))
@@ -173,21 +223,32 @@ class FacetPanel(QTreeView):
             selection = self.selectionModel()
             for key in chosen:
                 index = self._find(key)
+                if index is None and facets is not None and key[0] in GROUPS:
+                    # none left by the other groups' choices: still shown, to be left
+                    group = self._model.itemFromIndex(self._find(("group", key[0])))
+                    group.appendRow(self._item(key[0], key[1], key[1], 0))
+                    index = self._find(key)
                 if index is not None:
                     selection.select(index, QItemSelectionModel.SelectionFlag.Select)
+            if not self.selected_keys():
+                selection.select(everything.index(), QItemSelectionModel.SelectionFlag.Select)
         finally:
             self._updating = False
         if chosen != set(self.selected_keys()):
             self.facets_changed.emit()
 
-    def _fill_groups(self, root: QStandardItem, facets: Facets) -> None:
+    def _fill_groups(self, root: QStandardItem, facets: Facets, tags_elsewhere: bool) -> None:
         tags = self._group(root, "tag")
         self._fill_tags(tags, facets)
-        if not tags.hasChildren():  # an empty heading said nothing of how to get some
+        if not tags.hasChildren() and tags_elsewhere:
+            tags.appendRow(
+                self._hint(NO_TAGS_HERE, "Other papers have tags: clear the search to see them")
+            )
+        elif not tags.hasChildren():  # an empty heading said nothing of how to get some
             tags.appendRow(
                 self._hint(
                     NO_TAGS,
-                    "No paper listed has a tag: press t to tag the "
+                    "No paper has a tag yet: press t to tag the "
                     "paper shown, or type in its Tags box",
                 )
             )
@@ -239,7 +300,8 @@ class FacetPanel(QTreeView):
     def _item(group: str, value: str, label: str, count: int | None) -> QStandardItem:
         item = QStandardItem(label if count is None else f"{label}  ({count:,})")
         item.setData(_encode((group, value)), KeyRole)
-        item.setToolTip(plain.tooltip(f"{GROUPS[group]}: {value}"))
+        if group in GROUPS:
+            item.setToolTip(plain.tooltip(f"{GROUPS[group]}: {value}"))
         return item
 
     def _find(self, key: Key) -> QModelIndex | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Generator, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -416,14 +416,19 @@ class Sidebar(QWidget):
         from reader.core.query import parse
 
         ids, index = self._text_ids, self.index
-        facets = Facets(
-            index.tally(ids, "status"),
-            index.tally(ids, "tag"),
-            index.tally(ids, "venue"),
-            index.tally(ids, "year"),
-        )
+
+        def tally(group: str) -> Any:
+            # over what the search box and the facets of the other groups leave: a
+            # group's own values stay choosable as alternatives (they combine by OR)
+            query = self.facets.query(leaving=group)
+            return index.tally(index.filter(parse(query), ids) if query else ids, group)
+
+        facets = Facets(tally("status"), tally("tag"), tally("venue"), tally("year"))
         smart_counts = {name: index.count(parse(q)) for name, q in self.saved_searches.items()}
-        self.facets.set_counts(facets, self.saved_searches, smart_counts)
+        elsewhere = not facets.tags and bool(index.tally(self._order, "tag"))
+        self.facets.set_counts(
+            facets, self.saved_searches, smart_counts, total=len(ids), tags_elsewhere=elsewhere
+        )
 
     # -- selection --------------------------------------------------------
 

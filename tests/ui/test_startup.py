@@ -63,6 +63,7 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
         return _facet_labels(facets, groups=True)
 
     assert lines() == [
+        "All papers",
         "Status",
         "  Unread",
         "  Reading",
@@ -77,7 +78,8 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
     app.window.show()
     qtbot.waitUntil(lambda: "  Unread  (19)" in lines())
     assert (
-        "  Counting…" not in lines()
+        "All papers  (19)" in lines()
+        and "  Counting…" not in lines()
         and "  ICML 2025  (19)" in lines()
         and "  None yet (press t)" in lines()
     )
@@ -87,10 +89,10 @@ def test_saved_searches_are_listed_before_the_first_count(qtbot, tmp_path, opene
     opened.library.prefs.save_search("Later", "tag:later")
     opened.folder.close()
     facets = _build(qtbot, tmp_path).window.sidebar.facets
-    smart = facets.model().index(0, 0)
+    smart = facets.model().index(1, 0)
     assert (smart.data(), facets.model().index(0, 0, smart).data()) == ("Smart lists", "Later")
     assert (
-        facets.model().index(0, 0, facets.model().index(1, 0)).data() == "Unread"
+        facets.model().index(0, 0, facets.model().index(2, 0)).data() == "Unread"
     )  # (not counted yet)
 
 

@@ -151,6 +151,13 @@ def test_narrow_to_tag_and_status_with_facets(qtbot, app):
     click_facet(qtbot, app, ("status", "read"), ctrl=True)  # combine
     assert w.sidebar.model.ids() == ids[1:2]
     assert w.sidebar.count_label.text() == "1 of 19 papers · 1 read"
+    # the other groups' counts follow: under Read, no paper is tagged method
+    w.sidebar.refresh_facets()
+    assert w.sidebar.facets._find(("tag", "method")) is None
+    assert w.sidebar.facets._find(("tag", "rl")).data() == "rl  (1)"
+    assert w.sidebar.facets._find(("status", "unread")).data() == "Unread  (2)"  # rl's others
+    click_facet(qtbot, app, ("all", ""))  # every facet left
+    assert w.sidebar.model.ids() == ids
     click_facet(qtbot, app, ("tag", "method"))  # a parent includes its children
     assert w.sidebar.model.ids() == ids[3:5]
     click_facet(qtbot, app, ("tag", "rl"), ctrl=True)  # two tags: either
