@@ -33,7 +33,11 @@ def _macro_text(name: str) -> str:
     if name in _MACRO_OVERRIDES:
         return _MACRO_OVERRIDES[name]
     from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexwalker import get_default_latex_context_db
 
+    spec = get_default_latex_context_db().get_macro_spec(name)
+    if spec is not None and "{" in getattr(getattr(spec, "args_parser", None), "argspec", ""):
+        return ""  # a macro of arguments (\widetilde{O}, \url{...}) is no symbol alone
     try:
         out = LatexNodes2Text().latex_to_text("\\" + name).strip()
     except Exception:  # pylatexenc raises many kinds on odd input

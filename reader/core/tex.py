@@ -59,7 +59,9 @@ _ALPHABETS = {
 }  # fmt: skip
 _LEGACY_ALPHABETS = {"FRAKTUR": "BLACK-LETTER"}  # letters Unicode encoded before the math block
 _FRACS = frozenset({"frac", "dfrac", "tfrac", "cfrac"})
-_HANDLED = _FRACS | {"sqrt", "href", "url"}
+#: accents over a whole argument: the combining mark after it (\widetilde{O}: Õ)
+_WIDE_ACCENTS = {"widetilde": "\u0303", "widehat": "\u0302"}
+_HANDLED = _FRACS | {"sqrt", "href", "url"} | _WIDE_ACCENTS.keys()
 _DELIMS = frozenset({
     "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
     "biggl", "biggr", "Biggl", "Biggr",
@@ -189,6 +191,7 @@ class _Engine:
 
         args = {name: "{" for name in (*_FONTS, *_ALPHABETS)}
         args.update({name: "{{" for name in _FRACS}, sqrt="[{", href="{{")
+        args.update({name: "{" for name in _WIDE_ACCENTS})
         self.db: Any = get_default_latex_context_db()
         self.db.add_context_category(
             "reader", macros=[MacroSpec(n, a) for n, a in args.items()], prepend=True
@@ -321,6 +324,9 @@ class _Builder:
             return [root, *_paren(self.arg(args, 1, math, italic))]
         if name in ("href", "url"):
             return self.arg(args, -1, False, False)
+        if name in _WIDE_ACCENTS:
+            under = to_plain(self.arg(args, -1, math, italic))
+            return [Styled("", (unicodedata.normalize("NFC", under + _WIDE_ACCENTS[name]),))]
         text = self.delegate(t, args)
         if len(text) > 1 and text.isalpha():  # a word (\log, \LaTeX) keeps the space after it
             text += t.macro_post_space

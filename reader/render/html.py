@@ -30,6 +30,9 @@ _RUN_PART = f"(?:<[^<>]*>|&#?[0-9A-Za-z]{{1,31}};|[^<&{_BREAKS}])"
 _LONG_RUN = re.compile(f"{_RUN_PART}{{{BREAK_RUNS_AT}}}(?={_RUN_PART})")
 
 _TAGS = {"b": "b", "i": "i", "mi": "i", "code": "code", "sup": "sup", "sub": "sub"}
+#: a web address in an abstract (\url{...} and bare ones): a link, opened on a click only
+_URL = re.compile(r"https?://[^\s<>\"'\u200b]+", re.IGNORECASE)
+_URL_TAIL = ".,;:!?'\""
 _PARAGRAPH = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _EMPTY_PARAGRAPH = re.compile(r"<p>\s*</p>\n?")
 
@@ -55,7 +58,7 @@ def abstract_html(text: str, limit: int = MAX_ABSTRACT_CHARS) -> str:
     break (see breakable()).
     """
     shown = shown_part(text, limit)
-    out = breakable(_render(shown, block=True))
+    out = breakable(_render(shown, block=True, links=True))
     if len(shown) < len(text):
         out += f"\n<p><i>{escape(shortened(len(text)), quote=False)}</i></p>"
     return out
@@ -87,10 +90,12 @@ def breakable(fragment: str) -> str:
     return _LONG_RUN.sub(lambda m: m.group(0) + ZERO_WIDTH_SPACE, fragment)
 
 
-def pieces_html(pieces: Iterable[Piece], *, block: bool) -> str:
-    """Escaped HTML for `pieces`; with `block`, <p> paragraphs split on blank lines."""
+def pieces_html(pieces: Iterable[Piece], *, block: bool, links: bool = False) -> str:
+    """Escaped HTML for `pieces`; with `block`, <p> paragraphs split on blank lines;
+    with `links`, each http(s) address fit to follow is a link (see linked())."""
     out: list[str] = []
     stack: list[str] = []
+    text = linked if links else lambda part: escape(part, quote=False)
 
     def walk(items: Iterable[Piece]) -> None:
         for p in items:
@@ -98,7 +103,7 @@ def pieces_html(pieces: Iterable[Piece], *, block: bool) -> str:
                 for k, part in enumerate(_PARAGRAPH.split(p)):
                     if k:  # a paragraph break inside styles closes and reopens them
                         out.append(_new_paragraph(stack) if block else " ")
-                    out.append(escape(part, quote=False))
+                    out.append(text(part))
                 continue
             tag = _TAGS.get(p.style)
             if tag:
@@ -114,19 +119,48 @@ def pieces_html(pieces: Iterable[Piece], *, block: bool) -> str:
     return f"<p>{body}</p>" if block else body
 
 
+def linked(text: str) -> str:
+    """`text` escaped, each http(s) address in it that safe_href() passes made a link
+    (escaped too); punctuation that ends a sentence after one is not part of it."""
+    if "://" not in text:
+        return escape(text, quote=False)
+    from reader.render.sanitize import safe_href  # (an abstract with a link: rare)
+
+    out, at = [], 0
+    for m in _URL.finditer(text):
+        url = m.group(0).rstrip(_URL_TAIL)
+        while url.endswith((")", "]")) and url.count(url[-1]) > url.count(
+            "(" if url[-1] == ")" else "["
+        ):
+            url = url[:-1]
+        href = safe_href(url)
+        if href is None:
+            continue
+        start = m.start()
+        out += [
+            escape(text[at:start], quote=False),
+            f'<a href="{escape(href)}">',
+            escape(url, quote=False),
+            "</a>",
+        ]
+        at = start + len(url)
+    out.append(escape(text[at:], quote=False))
+    return "".join(out)
+
+
 def _new_paragraph(stack: list[str]) -> str:
     closing = "".join(f"</{tag}>" for tag in reversed(stack))
     return closing + "</p>\n<p>" + "".join(f"<{tag}>" for tag in stack)
 
 
-def _render(text: str, *, block: bool) -> str:
+def _render(text: str, *, block: bool, links: bool = False) -> str:
     if not text:
         return ""
     try:
         pieces = parse(text) or (light_clean(text),)  # parse: the same cache key as plain()
-        return _tidy(pieces_html(pieces, block=block))
+        return _tidy(pieces_html(pieces, block=block, links=links))
     except Exception:  # noqa: BLE001 - the contract is "never raises": show the escaped source
-        return _tidy(pieces_html([light_clean(text)], block=block))
+        return _tidy(pieces_html([light_clean(text)], block=block, links=links))
 
 
 def _tidy(fragment: str) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reader.core.text import plain
 from reader.render import abstract_html, note_html, title_html
 from reader.render import notes as notes_module
 from reader.render.notes import plain_html
@@ -196,3 +197,44 @@ def test_escape_is_html_escape(text: str, quote: bool) -> None:
     from reader.render.html import escape
 
     assert escape(text, quote=quote) == html.escape(text, quote=quote)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            r"Code: \url{https://github.com/a/b}.",
+            '<p>Code: <a href="https://github.com/a/b">https://github.com/a/b</a>.</p>',
+        ),
+        (
+            "(see https://x.org/a_(b)) & more",
+            '<p>(see <a href="https://x.org/a_(b)">https://x.org/a_(b)</a>) &amp; more</p>',
+        ),
+        ('http://y.org/?q="><img src=x>', '<p><a href="http://y.org/?q=">http://y.org/?q=</a>'),
+        ("javascript://x and file:///etc/passwd", "<p>javascript://x and file:///etc/passwd</p>"),
+    ],
+)
+def test_a_web_address_in_an_abstract_is_a_link_and_nothing_else_is(source, expected):
+    assert abstract_html(source).startswith(expected)
+    assert abstract_html(source).count("<a ") == expected.count("<a ")
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [(r"$\widetilde{O}(n)$", "Õ(n)"), (r"$\widehat{x}$", "x̂"), (r"$\widetilde O(1)$", "Õ(1)")],
+)
+def test_wide_accents_sit_on_their_letter(source, expected):
+    assert plain(source) == expected
+
+
+def test_a_macro_of_arguments_met_by_search_alone_prints_no_warning(capfd):
+    import subprocess
+    import sys
+
+    code = (
+        "from reader.core.search_text import tex_symbols;"
+        r"print(tex_symbols('\\widetilde{O} \\url{https://a.b} \\Theta'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr == ""
+    assert "Θ" in done.stdout
