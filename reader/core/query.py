@@ -255,6 +255,8 @@ class _Parser:
         alternatives = [self._and()]
         while (tok := self._peek()) and tok[0] == "OR":
             self.pos += 1
+            if self._peek() in (None, (")",)):  # "rl OR" half typed: the OR waits
+                break
             alternatives.append(self._and())
         return alternatives[0] if len(alternatives) == 1 else Or(tuple(alternatives))
 
@@ -271,6 +273,8 @@ class _Parser:
         self.pos += 1
         if tok[0] == "(":
             inner = self._or()
+            if self._peek() is None:  # "(tag:rl OR diffusion" half typed: closed at its end
+                return inner
             if self._peek() != (")",):
                 raise QuerySyntaxError("missing )")
             self.pos += 1

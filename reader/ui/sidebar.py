@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
+    QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -116,9 +118,15 @@ class Sidebar(QWidget):
         self.count_label.setContentsMargins(4, 2, 4, 2)
         self.hint = plain.PlainLabel(parent=self)  # (a warning may quote the query)
         self.hint.setObjectName("queryHint")
-        self.hint.setWordWrap(True)
         _quiet_warning(self.hint)
-        self.hint.hide()
+        self.hint.setContentsMargins(4, 2, 4, 2)
+        # the line under the list says the count, or how the query was read: the list
+        # keeps its place whatever is typed (a note above it pushed it down and back)
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.count_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._bottom = QStackedWidget(self)
+        self._bottom.addWidget(self.count_label)
+        self._bottom.addWidget(self.hint)
 
         sort_row = QHBoxLayout()
         sort_row.addWidget(self.sort_combo, 1)
@@ -126,10 +134,9 @@ class Sidebar(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 0, 6)
         layout.addWidget(self.search)
-        layout.addWidget(self.hint)
         layout.addLayout(sort_row)
         layout.addWidget(self.view, 1)
-        layout.addWidget(self.count_label)
+        layout.addWidget(self._bottom)
 
         self._order: list[str] = []
         self._text_ids: list[str] = []
@@ -336,15 +343,14 @@ class Sidebar(QWidget):
         old_row = max(self.view.currentIndex().row(), 0)
         text, facet_text = self.search.text(), self.facets.query()
         if self._index is None and not text.strip() and not facet_text:  # the start: everything
-            self.hint.hide()
+            self._show_hint("")
             ids = self._text_ids = self._order
             self.model.highlight_terms = ()
         else:
             from reader.core.query import parse
 
             text_query = parse(text)
-            self.hint.setText(text_query.warning)
-            self.hint.setVisible(bool(text_query.warning))
+            self._show_hint(text_query.warning)
             self._text_ids = self.index.filter(text_query, self._order)
             ids = (
                 self.index.filter(parse(facet_text), self._text_ids)
@@ -368,6 +374,12 @@ class Sidebar(QWidget):
         self.update_counts()
         self.schedule_facets()
         self.filtered.emit()
+
+    def _show_hint(self, warning: str) -> None:
+        """How the query was read (a warning), in the count's place; "": the count."""
+        self.hint.setText(warning)
+        self.hint.setToolTip(plain.tooltip(warning) if warning else "")
+        self._bottom.setCurrentWidget(self.hint if warning else self.count_label)
 
     def update_counts(self) -> None:
         """The counter under the list: what it shows (filter()'s own list, counted from

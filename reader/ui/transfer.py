@@ -55,6 +55,8 @@ class Transfers(QObject):
         self._task: Task | None = None
         #: the largest file an import reads (None: $READER_MAX_IMPORT_SIZE, else 1 GiB)
         self.max_bytes: int | None = None
+        #: where the file dialogs open: the folder last imported from or exported to
+        self.last_folder: Path | None = None
 
     @property
     def _window(self) -> QWidget | None:
@@ -66,8 +68,12 @@ class Transfers(QObject):
     def choose_and_import(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        paths, _ = QFileDialog.getOpenFileNames(self._window, "Import papers", "", IMPORT_FILTER)
+        # the folder of the last import, else the home folder (Qt's "" is the
+        # program's working folder: the source checkout when started from one)
+        start = str(self.last_folder or Path.home())
+        paths, _ = QFileDialog.getOpenFileNames(self._window, "Import papers", start, IMPORT_FILTER)
         if paths:
+            self.last_folder = Path(paths[0]).parent
             self.import_files([Path(p) for p in paths])
 
     @property
@@ -219,10 +225,11 @@ class Transfers(QObject):
         path, chosen = QFileDialog.getSaveFileName(
             self._window,
             f"Export {what} ({len(ids)} papers)",
-            "papers.json",
+            str((self.last_folder or Path.home()) / "papers.json"),
             ";;".join(EXPORT_FILTERS),
         )
         if path:
+            self.last_folder = Path(path).parent
             self.export(ids, EXPORT_FILTERS.get(chosen, "json"), Path(path))
 
     def export(self, ids: Sequence[str], fmt: str, path: Path) -> Path | None:

@@ -357,3 +357,33 @@ def test_after_an_import_the_next_open_shows_the_same_papers_in_the_same_order(
     for box in QApplication.topLevelWidgets():
         if isinstance(box, QMessageBox):
             box.close()
+
+
+def test_the_file_dialogs_open_in_the_home_folder_then_where_the_last_file_was(
+    qtbot, sync_app, monkeypatch, tmp_path
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    asked = []
+
+    def choose(_parent, _caption, start, *_rest, **_kw):
+        asked.append(start)
+        return [str(SEED_TEXT)], ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", choose)
+    sync_app.window.actions.import_files.trigger()  # not the program's working folder
+    sync_app.window.actions.import_files.trigger()
+    assert asked == [str(tmp_path / "home"), str(SEED_TEXT.parent)]
+    saved = []
+
+    def save_as(_parent, _caption, start, *_rest, **_kw):
+        saved.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    sync_app.window.transfers.choose_and_export(sync_app.controller.library.paper_ids(), "all")
+    assert saved == [str(SEED_TEXT.parent / "papers.json")]
+    for box in QApplication.topLevelWidgets():
+        if isinstance(box, QMessageBox):
+            box.close()

@@ -94,18 +94,32 @@ def test_query_matches(text, expected):
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("(diffusion", ["diff", "flow"]),
         ("diffusion)", ["diff", "flow"]),
         ('"flow matching', ["diff", "flow"]),
         ("year:soon", []),
         ("OR", ["diff", "flow", "kd"]),
-        ("diffusion OR", ["diff", "flow"]),
         ("((((", ["diff", "flow", "kd"]),
     ],
 )
 def test_bad_syntax_falls_back_to_plain_words(text, expected):
     query = parse(text)
     assert query.warning.startswith("Searching plain words")
+    assert matching(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("(diffusion", ["diff", "flow"]),
+        ("diffusion OR", ["diff", "flow"]),
+        ("(flow OR distillation", ["diff", "flow", "kd"]),
+        ("(matching OR (distillation", ["diff", "flow", "kd"]),
+    ],
+)
+def test_a_query_half_typed_is_read_as_if_closed(text, expected):
+    """A parenthesis not closed yet is closed at the end, an OR with nothing after it
+    waits: the list follows the typing instead of falling back to plain words."""
+    assert parse(text).warning == ""
     assert matching(text) == expected
 
 
