@@ -64,6 +64,9 @@ MAX_LINK_CHARS = 4_096
 #: the most places a search's words are marked in the pane (a mark costs ~15 µs to
 #: lay out, and a one-letter search in a shown part of 50,000 letters found each one)
 MAX_MARKS = 1_000
+#: the search's words in the abstract: a translucent orange, as browsers find on a
+#: page, apart from every highlight colour (the yellow of "claim" above all)
+SEARCH_MARK = "#78ff8c1a"
 
 
 #: rendered papers kept: the neighbours prepared while idle, and j/k back and forth
@@ -171,6 +174,9 @@ class ReaderPane(QStackedWidget):
         self.browser.setTextInteractionFlags(
             self.browser.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
+        # but no blinking caret in a text that cannot be edited: what Shift+arrows
+        # choose shows as the selection
+        self.browser.setCursorWidth(0)
         self.browser.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.browser.customContextMenuRequested.connect(self._browser_menu)
         self._paper: Paper | None = None
@@ -340,7 +346,7 @@ class ReaderPane(QStackedWidget):
 
             doc = self.browser.document()
             fmt = QTextCharFormat()
-            fmt.setBackground(QColor(255, 214, 10, 140))
+            fmt.setBackground(QColor(SEARCH_MARK))
             text = doc.toRawText()  # a character a position, as cursors count them (UTF-16)
             position = _utf16_positions(text)
             for start, end in _joined(mark_spans(text, terms, MAX_MARKS)):

@@ -138,6 +138,8 @@ class Sidebar(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self._bottom)
 
+        self._counted_text = ""
+        self.view.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
         self._order: list[str] = []
         self._text_ids: list[str] = []
         self._shown: list[str] = []  # what the list shows, as filter() returned it
@@ -391,7 +393,20 @@ class Sidebar(QWidget):
         else:
             read = self.index.count_status(ids, Status.READ)
         shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
-        self.count_label.setText(f"{shown} · {read:,} read")
+        self._counted_text = f"{shown} · {read:,} read"
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        """The count, and how many papers are selected when more than one is: what
+        the keys and the Paper menu act on (see PaperController.target_ids)."""
+        spans = sorted((r.top(), r.bottom() + 1) for r in self.view.selectionModel().selection())
+        selected, end = 0, 0
+        for top, bottom in spans:  # ranges may overlap
+            if bottom > end:
+                selected += bottom - max(top, end)
+                end = bottom
+        more = f" · {selected:,} selected" if selected > 1 else ""
+        self.count_label.setText(self._counted_text + more)
 
     def schedule_facets(self) -> None:
         """Count the facets once typing (or triaging) pauses."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QScrollBar, QWidget
 
 from reader.ui import resources
 
@@ -143,6 +143,10 @@ class Appearance(QObject):
         for widget in self._app.allWidgets():
             if sheet := widget.styleSheet():
                 widget.setStyleSheet(sheet)
+            if isinstance(widget, QLabel) and "<a " in (text := widget.text()):
+                # a label's links keep the colour they were laid out in: laid out anew
+                widget.clear()
+                widget.setText(text)
         self.theme_applied.emit(mode)
 
     def _follow_system(self) -> None:

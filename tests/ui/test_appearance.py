@@ -296,3 +296,34 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
         _row_image(w, row)
     _choose(w, 0)
     assert _row_image(w, 2) == first
+
+
+def test_a_labels_links_take_the_new_themes_colour(qtbot, app):
+    """The "Mentioned in" line after Dark -> Light: its links in the light theme's
+    blue, none left in the dark theme's."""
+    from PySide6.QtWidgets import QLabel
+
+    w = app.window
+    label = QLabel('Mentioned in 1 note: <a href="paper-id:x">A paper whose note links here</a>')
+    qtbot.addWidget(label)  # (as the pane's "Mentioned in" line: a label of rich text)
+    label.show()
+
+    def near(colour: str) -> int:
+        QApplication.processEvents()
+        image, want = label.grab().toImage(), QColor(colour)
+        return sum(
+            abs(image.pixelColor(x, y).red() - want.red())
+            + abs(image.pixelColor(x, y).green() - want.green())
+            + abs(image.pixelColor(x, y).blue() - want.blue())
+            < 40
+            for x in range(image.width())
+            for y in range(image.height())
+        )
+
+    w.actions.theme_dark.trigger()
+    dark = QApplication.palette().color(QPalette.ColorRole.Link).name()
+    assert near(dark) > 20
+    w.actions.theme_light.trigger()
+    light = QApplication.palette().color(QPalette.ColorRole.Link).name()
+    assert near(dark) == 0
+    assert near(light) > 20

@@ -56,3 +56,17 @@ def test_a_selection_of_several_is_acted_on_while_one_of_them_is_shown(qtbot, ap
     marked = [pid for pid in sidebar.model.ids() if lib.status(pid) is Status.READ]
     assert marked == sidebar.model.ids()[2:5]
     assert first in marked
+
+
+def test_the_count_says_how_many_are_selected_when_several_are(qtbot, app):
+    sidebar = app.window.sidebar
+    click_row(qtbot, app, 2)
+    assert sidebar.count_label.text() == "19 papers · 0 read"
+    click_row(qtbot, app, 6, Qt.KeyboardModifier.ShiftModifier)
+    assert sidebar.count_label.text() == "19 papers · 0 read · 5 selected"
+    click_row(qtbot, app, 9, Qt.KeyboardModifier.ControlModifier)
+    assert sidebar.count_label.text() == "19 papers · 0 read · 6 selected"
+    qtbot.keyClick(sidebar.view, Qt.Key.Key_3)  # all six marked read
+    assert sidebar.count_label.text() == "19 papers · 6 read · 6 selected"
+    click_row(qtbot, app, 0)
+    assert sidebar.count_label.text() == "19 papers · 6 read"
