@@ -120,8 +120,10 @@ def build_actions(
     add("quit", "&Quit", QKeySequence.StandardKey.Quit, window.close, menu="&File")
 
     undo = controller.undo_stack.createUndoAction(window, "&Undo")
+    undo.setIconText("Undo")  # (its text names what it undoes: the sheet and palette keep this)
     undo.setShortcut(QKeySequence.StandardKey.Undo)
     redo = controller.undo_stack.createRedoAction(window, "&Redo")
+    redo.setIconText("Redo")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     window.addActions([undo, redo])
     actions.put("undo", undo, "&Edit")

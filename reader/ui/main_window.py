@@ -22,7 +22,7 @@ from reader.ui.theme import Appearance, flat_scroll_bars
 from reader.ui.transfer import Transfers, dropped_files, show_report
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+    from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent
     from PySide6.QtWidgets import QMessageBox
 
     from reader.ui.actions import Actions
@@ -223,9 +223,20 @@ class MainWindow(QMainWindow):
     def show_cheatsheet(self) -> CheatSheet:
         from reader.ui.palette import CheatSheet
 
-        sheet = CheatSheet(self.actions.by_menu(), self)
+        sheet = CheatSheet(self.actions.by_menu(), self, self._where_keys_act)
         sheet.open()
         return sheet
+
+    def _where_keys_act(self, action: QAction) -> str:
+        """Where an action's keys act, for the shortcut sheet."""
+        owner = action.parent()
+        if action in (*self.triage.decision_actions, self.triage.exit_action):
+            return "in triage mode"
+        if owner is self.sidebar.view:
+            return "in the list"
+        if owner is self.pane.browser:
+            return "in the abstract, text chosen"
+        return "anywhere"
 
     def _after_undo_redo(self, index: int) -> None:
         """Undoing a triage decision shows that paper again."""

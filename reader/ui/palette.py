@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QLineEdit,
     QListView,
-    QTableWidget,
-    QTableWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -41,19 +44,39 @@ def fuzzy_score(query: str, text: str) -> int | None:
 
 
 def action_label(action: QAction) -> str:
-    return plain.strip_mnemonics(action.text()).rstrip("…")
+    """What an action is called in the palette and the shortcut sheet: its icon text
+    where one was set (Undo and Redo keep theirs while their text says what they undo)."""
+    return plain.strip_mnemonics(action.iconText() or action.text()).rstrip("…").strip()
 
 
 def shortcut_text(action: QAction) -> str:
     return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
 
 
+def _one_per_name(actions: Sequence[QAction]) -> list[QAction]:
+    """One action per name: "Search" is Ctrl+F anywhere and / in the list, one command
+    (the palette runs it; it shows both keys, see KeysRole)."""
+    out: dict[str, QAction] = {}
+    for action in actions:
+        name = action_label(action)
+        if name and name not in out:
+            out[name] = action
+    return list(out.values())
+
+
 class ActionListModel(QAbstractListModel):
     """Actions matching the palette's text, best first."""
 
+    #: the keys of a row's command (every action of its name), drawn at the right
+    KeysRole = Qt.ItemDataRole.UserRole + 1
+
     def __init__(self, actions: Sequence[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._all = [a for a in actions if action_label(a)]
+        self._keys: dict[str, list[str]] = {}
+        for action in actions:
+            keys = self._keys.setdefault(action_label(action), [])
+            keys += [k for k in shortcut_text(action).split(", ") if k and k not in keys]
+        self._all = _one_per_name(actions)
         self._shown: list[QAction] = list(self._all)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt override)
@@ -63,9 +86,13 @@ class ActionListModel(QAbstractListModel):
         if not index.isValid() or index.row() >= len(self._shown):
             return None
         action = self._shown[index.row()]
+        keys = ", ".join(self._keys.get(action_label(action), ()))
         if role == Qt.ItemDataRole.DisplayRole:
-            keys = shortcut_text(action)
-            return f"{action_label(action)}    {keys}" if keys else action_label(action)
+            return action_label(action)
+        if role == self.KeysRole:
+            return keys
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{action_label(action)}, {keys}" if keys else action_label(action)
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain.tooltip(action.toolTip())
         return None
@@ -98,6 +125,7 @@ class CommandPalette(QDialog):
         self.model = ActionListModel(actions, self)
         self.list = QListView(self)
         self.list.setModel(self.model)
+        self.list.setItemDelegate(_KeysAtRight(self.list))
         self.list.setAccessibleName("Matching commands")
         flat_scroll_bars(self.list)
         layout = QVBoxLayout(self)
@@ -140,26 +168,74 @@ class CommandPalette(QDialog):
         return super().eventFilter(watched, event)  # type: ignore[arg-type]
 
 
-class CheatSheet(QDialog):
-    """Every action with its shortcut, grouped by menu."""
+class _KeysAtRight(QStyledItemDelegate):
+    """A palette row: the command's name at the left, its keys in a column at the right."""
 
-    def __init__(self, groups: dict[str, Sequence[QAction]], parent: QWidget | None = None) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        keys = index.data(ActionListModel.KeysRole) or ""
+        super().paint(painter, option, index)
+        if keys:
+            painter.save()
+            selected = option.state & QStyle.StateFlag.State_Selected  # type: ignore[operator]
+            role = (
+                QPalette.ColorRole.HighlightedText
+                if selected
+                else QPalette.ColorRole.PlaceholderText
+            )
+            painter.setPen(option.palette.color(role))
+            rect = option.rect.adjusted(0, 0, -8, 0)
+            flags = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            painter.drawText(rect, int(flags), keys)
+            painter.restore()
+
+
+class CheatSheet(QDialog):
+    """Every key, grouped by menu: the command, its keys and where they act (1 marks a
+    paper unread in the list, and highlights chosen text as "claim" in the abstract)."""
+
+    def __init__(
+        self,
+        groups: dict[str, Sequence[QAction]],
+        parent: QWidget | None = None,
+        where: Callable[[QAction], str] = lambda _action: "",
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
         self.setAccessibleName("Keyboard shortcuts")
-        rows = [
-            (group, a) for group, actions in groups.items() for a in actions if shortcut_text(a)
-        ]
-        self.table = QTableWidget(len(rows), 3, self)
-        self.table.setHorizontalHeaderLabels(["Where", "Action", "Keys"])
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        for row, (group, action) in enumerate(rows):
-            for col, text in enumerate((group, action_label(action), shortcut_text(action))):
-                self.table.setItem(row, col, QTableWidgetItem(text))
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setStretchLastSection(True)
-        flat_scroll_bars(self.table)
+        self.tree = QTreeWidget(self)
+        self.tree.setColumnCount(3)
+        self.tree.setHeaderLabels(["Command", "Keys", "Where"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)
+        self.tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for group, actions in groups.items():
+            listed = [a for a in actions if shortcut_text(a)]
+            if not listed:
+                continue
+            heading = QTreeWidgetItem(self.tree, [group])
+            font = heading.font(0)
+            font.setBold(True)
+            heading.setFont(0, font)
+            heading.setFirstColumnSpanned(True)
+            for action in listed:
+                QTreeWidgetItem(
+                    heading, [action_label(action), shortcut_text(action), where(action)]
+                )
+            heading.setExpanded(True)
+        for column in range(3):
+            self.tree.resizeColumnToContents(column)
+        flat_scroll_bars(self.tree)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        self.resize(560, 520)
+        layout.addWidget(self.tree)
+        self.resize(640, 560)
+
+    def rows(self) -> list[tuple[str, str, str, str]]:
+        """(group, command, keys, where) of every row, in order."""
+        out = []
+        for g in range(self.tree.topLevelItemCount()):
+            heading = self.tree.topLevelItem(g)
+            for r in range(heading.childCount()):
+                row = heading.child(r)
+                out.append((heading.text(0), row.text(0), row.text(1), row.text(2)))
+        return out

@@ -112,16 +112,39 @@ def test_cheatsheet_lists_every_shortcut(qtbot, app):
     sheet = next(
         x for x in QApplication.topLevelWidgets() if isinstance(x, CheatSheet) and x.isVisible()
     )
-    rows = {
-        sheet.table.item(r, 1).text(): sheet.table.item(r, 2).text()
-        for r in range(sheet.table.rowCount())
-    }
+    rows = {command: keys for _group, command, keys, _where in sheet.rows()}
     assert rows["Mark Read"] == "3"
     assert rows["Command Palette"].startswith("Ctrl+K")
     with_keys = {a.text().replace("&", "").rstrip("…") for a in w.actions.all() if a.shortcuts()}
     assert with_keys <= set(rows)
     assert rows["Interesting"] == "I"  # triage keys too
     sheet.close()
+
+
+def test_the_cheatsheet_says_where_each_key_acts_and_names_undo_plainly(qtbot, app):
+    w = app.window
+    click = w.sidebar.view
+    qtbot.keyClick(click, Qt.Key.Key_3)  # something to undo: Undo's own text names it
+    assert w.actions.undo.text() != "&Undo"
+    sheet = w.show_cheatsheet()
+    where = {(command, keys): place for _group, command, keys, place in sheet.rows()}
+    assert where[("Mark Unread", "1")] == "in the list"
+    assert where[("Highlight as claim", "1")] == "in the abstract, text chosen"
+    assert where[("Interesting", "I")] == "in triage mode"
+    assert where[("Undo", "Ctrl+Z")] == "anywhere"
+    assert sheet.tree.topLevelItem(0).text(0) == "File"  # grouped by menu, under headings
+    sheet.close()
+
+
+def test_the_palette_lists_a_command_once_with_every_key(qtbot, app):
+    palette = app.window.show_palette()
+    qtbot.keyClicks(palette.entry, "search")
+    names = [palette.model.data(palette.model.index(r)) for r in range(palette.model.rowCount())]
+    assert names.count("Search") == 1
+    row = names.index("Search")
+    keys = palette.model.data(palette.model.index(row), palette.model.KeysRole)
+    assert keys == "Ctrl+F, /"
+    palette.close()
 
 
 def test_fuzzy_score():
