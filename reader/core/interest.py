@@ -8,7 +8,9 @@ of it and are for a worker thread.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from reader.core.library import Library
 from reader.core.models import Status
@@ -80,7 +82,8 @@ def undecided(
     tag: str | None = None,
 ) -> list[str]:
     """The papers of `ids` triage has yet to show (and, with `tag`, not tagged so)."""
-    out = [pid for pid in ids if not is_triaged(lib, pid, decisions)]
+    anns = lib.annotations()  # (a paper without one is untriaged: 100,000 in ~10 ms)
+    out = [pid for pid in ids if pid not in anns or not is_triaged(lib, pid, decisions)]
     if tag is not None:
         tagged = set(lib.papers_with_tag(normalise_tag(tag)))
         out = [pid for pid in out if pid not in tagged]
@@ -127,3 +130,40 @@ def skipped_since_interesting(
             break
         count += 1
     return count
+
+
+@dataclass(frozen=True)
+class InterestProgress:
+    """What the triage bar says in predicted-interest order."""
+
+    decided: int
+    interesting: int
+    #: Model.expected_interesting() of the undecided papers (NaN: not yet known)
+    expected_left: float
+    skipped_since: int
+
+    def summary(self) -> str:
+        parts = [f"{self.decided:,} decided", f"{self.interesting:,} interesting"]
+        if not math.isnan(self.expected_left):
+            parts.append(f"about {round(self.expected_left):,} more expected")
+        parts.append(f"{self.skipped_since:,} skipped since the last interesting one")
+        return " · ".join(parts)
+
+
+def interest_progress(
+    lib: Library,
+    model: Model | None,
+    ids: Sequence[str],
+    decisions: Sequence[Decision] = DEFAULT_DECISIONS,
+) -> InterestProgress:
+    """The triage bar's numbers for the papers `ids` in view. The estimate of the
+    interesting papers left is the sum of the undecided papers' probabilities, the
+    model's scores mapped to probabilities by a logistic fit to the decisions so far
+    (see Model.expected_interesting); a few ms at 3,300 papers, on the GUI thread."""
+    labels = training_labels(lib, decisions)
+    shown = [labels[pid] for pid in ids if pid in labels]
+    todo = undecided(lib, ids, decisions)
+    left = model.expected_interesting(todo) if model is not None else float("nan")
+    return InterestProgress(
+        len(ids) - len(todo), sum(shown), left, skipped_since_interesting(lib, ids, decisions)
+    )

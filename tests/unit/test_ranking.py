@@ -5,7 +5,13 @@ import math
 import pytest
 
 from reader.core import ranking, screening
-from reader.core.interest import next_paper, skipped_since_interesting, training_labels, undecided
+from reader.core.interest import (
+    interest_progress,
+    next_paper,
+    skipped_since_interesting,
+    training_labels,
+    undecided,
+)
 from reader.core.library import Library
 from reader.core.models import Annotation, Paper, Status
 from reader.core.ranking import Features, can_learn, pick, triage_order
@@ -265,3 +271,21 @@ def test_read_labelled_csv_and_its_errors(tmp_path):
 
 def test_screening_module_is_what_simulate_uses():
     assert screening.next_paper is next_paper and screening.training_labels is training_labels
+
+
+def test_interest_progress_for_the_triage_bar():
+    papers = topic_papers()
+    ids = [p.id for p in papers]
+    anns = [
+        Annotation("diffusion-0", tags=("interesting",), modified="2026-01-01T00:00:01+00:00"),
+        Annotation("graphs-0", tags=("skip",), modified="2026-01-01T00:00:02+00:00"),
+        Annotation("bandits-0", tags=("skip",), modified="2026-01-01T00:00:03+00:00"),
+    ]
+    lib = library(papers, anns)
+    model = Features.build(papers).train(training_labels(lib))
+    got = interest_progress(lib, model, ids)
+    assert (got.decided, got.interesting, got.skipped_since) == (3, 1, 2)
+    assert 0 < got.expected_left < len(ids) - 3
+    assert got.summary().startswith("3 decided · 1 interesting · about ")
+    assert got.summary().endswith("2 skipped since the last interesting one")
+    assert "expected" not in interest_progress(lib, None, ids).summary()
