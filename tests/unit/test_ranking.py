@@ -1,6 +1,8 @@
 """Triage by predicted interest: the model, what it learns from, the simulation."""
 
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -289,3 +291,13 @@ def test_interest_progress_for_the_triage_bar():
     assert got.summary().startswith("3 decided · 1 interesting · about ")
     assert got.summary().endswith("2 skipped since the last interesting one")
     assert "expected" not in interest_progress(lib, None, ids).summary()
+
+
+def test_the_command_line_and_the_ranking_modules_load_no_numeric_library():
+    code = (
+        "import sys, reader.cli, reader.cli_rank, reader.core.ranking, reader.core.interest,"
+        " reader.core.screening; reader.cli.build_parser();"
+        " print([m for m in ('sklearn', 'scipy', 'numpy') if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
