@@ -4,6 +4,17 @@ Read on the library's own thread (the GUI thread in the window): training_labels
 undecided(), next_paper(), skipped_since_interesting() read the Library, which is not
 thread-safe. Features.build() and Features.train() (reader.core.ranking) read nothing
 of it and are for a worker thread.
+
+The window's triage, in predicted-interest order:
+
+1. once (and after an import): Features.build(library.papers()) on a worker thread
+   (the Paper records are immutable; the list is a copy);
+2. after each decision (reader.core.triage.apply_decision, as `paper-reader triage`):
+   labels = training_labels(library, decisions) on the GUI thread, then
+   features.train(labels) on a worker, the latest request winning;
+3. at once, without waiting: next_paper(library, model, view_ids, after, decisions)
+   with the last model trained (None before the first): the previous ranking;
+4. the bar: interest_progress(library, model, view_ids, decisions).summary().
 """
 
 from __future__ import annotations
@@ -72,6 +83,13 @@ def training_labels(
         lib.paper(pid)
         labels[pid] = True
     return labels
+
+
+def can_sort(lib: Library, decisions: Sequence[Decision] = DEFAULT_DECISIONS) -> bool:
+    """Whether the sort order "Predicted interest" can be offered: some paper says what
+    interests the user (a decision, a status, a rating or a tag); the order is then
+    features.train(training_labels(lib, decisions)).order(view_ids)."""
+    return any(training_labels(lib, decisions).values())
 
 
 def undecided(

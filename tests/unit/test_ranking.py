@@ -8,6 +8,7 @@ import pytest
 
 from reader.core import ranking, screening
 from reader.core.interest import (
+    can_sort,
     interest_progress,
     next_paper,
     skipped_since_interesting,
@@ -136,6 +137,8 @@ def test_what_it_learns_from():
         "bandits-0": False,
     }
     assert "diffusion-2" not in undecided(lib, [p.id for p in papers], tag="mine")
+    assert can_sort(lib)
+    assert not can_sort(library(papers, [Annotation("graphs-0", tags=("skip",))]))
 
 
 def test_apply_decision_is_exclusive_and_undoable():
