@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     from reader import cli_backup
 
     cli_backup.add_commands(command)
+    from reader import cli_rank
+
+    cli_rank.add_commands(command)
     return parser
 
 
@@ -376,13 +379,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         code: int = run(paths.data_dir(args.data_dir))
         return code
-    from reader import cli_backup, cli_transfer
+    from reader import cli_backup, cli_rank, cli_transfer
     from reader.core.library import SaveFailed
     from reader.store.storage import StorageError
 
+    if args.command in cli_rank.STANDALONE:
+        try:
+            cli_rank.STANDALONE[args.command](args)
+        except cli_rank.RankError as exc:
+            _fail(str(exc))
+        return 0
     handler = (
         COMMANDS.get(args.command)
         or cli_transfer.COMMANDS.get(args.command)
+        or cli_rank.COMMANDS.get(args.command)
         or cli_backup.COMMANDS[args.command]
     )
     opened: OpenedLibrary | None = None
@@ -391,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.library_folder = opened.folder.folder
         handler(opened.library, args)
         opened.folder.keep_view()  # what an edit left, for the next open (if it changed)
-    except CliError as exc:
+    except (CliError, cli_rank.RankError) as exc:
         _fail(str(exc))
     except UnknownPaper as exc:
         _fail(str(exc))

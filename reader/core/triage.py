@@ -7,9 +7,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reader.core.edits import NO_EDIT, Edit
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.normalise import normalise_tag
+from reader.core.prefs import TRIAGE_DECISIONS
 
 
 @dataclass(frozen=True)
@@ -93,3 +95,51 @@ def progress(lib: Library, ids: Iterable[str], decisions: Sequence[Decision]) ->
                 if d.applies_to(lib, pid):
                     counts[d.label] += 1
     return TriageProgress(triaged, total, counts)
+
+
+def apply_decision(
+    lib: Library, paper_id: str, decision: Decision, decisions: Sequence[Decision]
+) -> Edit:
+    """Record `decision` on a paper as triage does, in the window and on the command
+    line alike: the decisions are exclusive, so the other decisions' tags go, then the
+    decision's tag is added or its status set. What it changed, as one Edit (to undo)."""
+    ids = [paper_id]
+    others = [d.value for d in decisions if d.kind == "tag" and d != decision]
+    edit = lib.remove_tags(ids, others) if others else NO_EDIT
+    if decision.kind == "status":
+        return edit.then(lib.set_status(ids, Status(decision.value)))
+    return edit.then(lib.add_tags(ids, [decision.value]))
+
+
+#: tag values of decisions that say "not interested" (the others say "interested")
+NEGATIVE_VALUES = frozenset({"skip", "skipped", "not-interested", "not interested", "irrelevant"})
+
+
+def is_negative(decision: Decision) -> bool:
+    """Whether a decision says "not interested" (Skip); any other says "interested"."""
+    return decision.kind == "tag" and decision.value.casefold() in NEGATIVE_VALUES
+
+
+def find_decision(decisions: Sequence[Decision], word: str) -> Decision | None:
+    """The decision named by `word`: its key, label or value, or the last word of its
+    label ("later" for "Read later"), case-insensitive."""
+    key = word.strip().casefold()
+    for d in decisions:
+        label = d.label.casefold()
+        if key in (d.key.casefold(), label, d.value.casefold(), *label.split()[-1:]):
+            return d
+    return None
+
+
+def stored_decisions(lib: Library) -> list[Decision]:
+    """The decisions kept in the library's preferences (as the window shows them), or
+    the defaults."""
+    data = lib.prefs.get(TRIAGE_DECISIONS)
+    if isinstance(data, list):
+        try:
+            decisions = [Decision.from_dict(d) for d in data if isinstance(d, Mapping)]
+        except ValueError:
+            decisions = []
+        if decisions:
+            return decisions
+    return list(DEFAULT_DECISIONS)
