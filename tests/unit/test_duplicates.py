@@ -151,3 +151,8 @@ def test_reimporting_icml_2019_as_bibtex_adds_no_duplicate(run, tmp_path: Path) 
     other = next(p for p in papers if p["id"] == "icml2019_other")
     assert other["venue"] == "ICML 2019" and other["year"] == 2019  # filled, the one facet
     assert all(not p["venue"].startswith("Proceedings") for p in papers)
+
+
+def test_duplicates_command(run) -> None:  # type: ignore[no-untyped-def]
+    assert json.loads(run("duplicates", "--json")) == []  # the bundled sample has none
+    assert run("duplicates") == ""
