@@ -12,7 +12,10 @@ from reader.core.normalise import fold_key
 from reader.core.venues import short_venue
 
 #: Fields an import may fill when the library's copy has them empty (never overwritten).
-FILLABLE = ("authors", "abstract", "venue", "year", "url", "presentation", "track", "doi", "arxiv")
+FILLABLE = (
+    "authors", "abstract", "venue", "year", "url", "presentation", "track", "doi", "arxiv",
+    "pdf", "keywords", "primary_area",
+)  # fmt: skip
 
 #: The ways an incoming paper can match a library paper, strongest first (after the id).
 MATCH_ORDER = ("doi", "arxiv", "title", "abstract")

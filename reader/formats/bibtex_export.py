@@ -274,6 +274,8 @@ def entry(key: str, paper: Paper, annotation: Annotation | None = None) -> str:
         fields.append(("url", _url(paper.url)))
     if paper.doi:
         fields.append(("doi", _url(paper.doi)))
+    if paper.pdf:
+        fields.append(("pdf", _url(paper.pdf)))
     if paper.arxiv:
         fields += [("eprint", _url(paper.arxiv)), ("archiveprefix", "arXiv")]
     if paper.abstract:
