@@ -109,3 +109,19 @@ def test_kept_through_the_library_and_its_exports(run, tmp_path: Path) -> None: 
 
     entries = parse_string(run("cite", "icml2019_kleiman19a")).entries
     assert entries[0]["pdf"] == PDF
+
+
+def test_ris_keeps_the_pdf_link_and_keywords() -> None:
+    from reader.formats import ris
+
+    text = "TY  - CONF\nTI  - T\nKW  - a\nKW  - b c\nL1  - http://x/y.pdf\nUR  - http://x\nER  - \n"
+    (paper,) = ris.read(text, "x.ris").records
+    assert (paper.url, paper.pdf, paper.keywords) == ("http://x", "http://x/y.pdf", ("a", "b c"))
+
+
+def test_markdown_front_matter_has_the_pdf_and_keywords_when_there_are() -> None:
+    from reader.formats.markdown_export import render
+
+    text = render(Paper("p", "T", pdf=PDF, keywords=("a", "b")), None)
+    assert f'\npdf: "{PDF}"\nkeywords:\n  - "a"\n  - "b"\n' in text
+    assert "pdf:" not in render(Paper("q", "T"), None)
