@@ -105,7 +105,10 @@ def fold_title(text: str) -> str:
         text = _tex_to_unicode(text)
     if text.isascii():
         return text.lower()
-    text = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES).casefold()
+    # (before NFKC, which makes "´" a space and an accent; after it, for the small and
+    # fullwidth forms it turns into dashes and quotes)
+    folded = unicodedata.normalize("NFKC", text.translate(_CONFUSABLES))
+    text = folded.translate(_CONFUSABLES).casefold()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
