@@ -84,9 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     from reader import cli_backup
 
     cli_backup.add_commands(command)
-    from reader import cli_rank
+    from reader import cli_cite, cli_rank
 
     cli_rank.add_commands(command)
+    cli_cite.add_commands(command)
     return parser
 
 
@@ -144,13 +145,15 @@ def search_index(lib: Library, args: argparse.Namespace) -> SearchIndex:
 def cmd_list(lib: Library, args: argparse.Namespace) -> None:
     from reader.core.query import parse
     from reader.core.text import plain
+    from reader.formats.citing import cite_keys
 
     query = parse(" ".join(args.query))
     if query.warning:
         print(query.warning, file=sys.stderr)
     ids = search_index(lib, args).filter(query)
     if args.json:
-        _print_json([paper_json(lib, pid, full=False) for pid in ids])
+        keys = cite_keys(lib.papers())
+        _print_json([{**paper_json(lib, pid, full=False), "cite_key": keys[pid]} for pid in ids])
         return
     for pid in ids:
         tags = " ".join(f"#{t}" for t in lib.tags(pid))
@@ -159,10 +162,12 @@ def cmd_list(lib: Library, args: argparse.Namespace) -> None:
 
 def cmd_show(lib: Library, args: argparse.Namespace) -> None:
     from reader.core.text import plain
+    from reader.formats.citing import cite_keys
 
     pid = _paper_id(lib, args.id)
     data = paper_json(lib, pid, full=True)
     conflicts = lib.note_conflicts(pid)
+    data["cite_key"] = cite_keys(lib.papers())[pid]
     if conflicts:  # written on another computer before the two synced
         data["note_conflicts"] = [{"device": v.device, "text": v.text} for v in conflicts]
     if args.json:
@@ -379,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         code: int = run(paths.data_dir(args.data_dir))
         return code
-    from reader import cli_backup, cli_rank, cli_transfer
+    from reader import cli_backup, cli_cite, cli_rank, cli_transfer
     from reader.core.library import SaveFailed
     from reader.store.storage import StorageError
 
@@ -393,6 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         COMMANDS.get(args.command)
         or cli_transfer.COMMANDS.get(args.command)
         or cli_rank.COMMANDS.get(args.command)
+        or cli_cite.COMMANDS.get(args.command)
         or cli_backup.COMMANDS[args.command]
     )
     opened: OpenedLibrary | None = None

@@ -13,11 +13,20 @@ def _items(lib: Library, ids: Sequence[str]) -> list:  # type: ignore[type-arg]
     return [(lib.paper(pid), lib.annotation(pid)) for pid in ids]
 
 
+def _keys(lib: Library, fmt: str) -> dict[str, str] | None:
+    """The library's cite keys for a BibTeX export (a selection's are the library's)."""
+    if fmt != "bibtex":
+        return None
+    from reader.formats.citing import cite_keys
+
+    return cite_keys(lib.papers())
+
+
 def export_text(lib: Library, ids: Sequence[str], fmt: str) -> str:
     """The export as one text (markdown: the files one after another)."""
     from reader.formats import export_papers
 
-    out = export_papers(_items(lib, ids), fmt, tag_colours=lib.tag_colours())
+    out = export_papers(_items(lib, ids), fmt, tag_colours=lib.tag_colours(), keys=_keys(lib, fmt))
     if isinstance(out, dict):
         return "\n".join(f"<!-- {name} -->\n{text}" for name, text in out.items())
     return out
@@ -27,7 +36,7 @@ def export_to(lib: Library, ids: Sequence[str], fmt: str, target: Path) -> Path:
     """Write the export to `target` (a folder for markdown); every file atomic."""
     from reader.formats import export_papers
 
-    out = export_papers(_items(lib, ids), fmt, tag_colours=lib.tag_colours())
+    out = export_papers(_items(lib, ids), fmt, tag_colours=lib.tag_colours(), keys=_keys(lib, fmt))
     if isinstance(out, dict):
         target.mkdir(parents=True, exist_ok=True)
         for name, text in out.items():

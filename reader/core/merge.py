@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from reader.core.models import Paper
-from reader.core.normalise import normalise_title
+from reader.core.normalise import fold_key
+from reader.core.venues import short_venue
 
 #: Fields an import may fill when the library's copy has them empty (never overwritten).
-FILLABLE = ("authors", "abstract", "venue", "year", "url", "presentation", "track", "doi", "arxiv")
+FILLABLE = (
+    "authors", "abstract", "venue", "year", "url", "presentation", "track", "doi", "arxiv",
+    "pdf", "keywords", "primary_area",
+)  # fmt: skip
 
 #: The ways an incoming paper can match a library paper, strongest first (after the id).
 MATCH_ORDER = ("doi", "arxiv", "title", "abstract")
@@ -51,13 +55,13 @@ class ImportPlan:
 
 
 def match_key(text: str) -> bytes:
-    """`text` reduced for matching: letters and digits only, case and accents ignored.
-
-    Equal to normalise_title without its spaces; fast on ASCII (a byte translation).
-    """
-    if text.isascii():
+    """`text` reduced for matching: letters and digits only, as `fold_key` has them (TeX
+    rendered, Unicode compatibility forms and look-alikes folded, case and accents
+    ignored: `AUC{\\textmu}`, "AUCµ" and "AUCμ" are one key). Fast on ASCII without TeX
+    commands (a byte translation, equal to fold_key there)."""
+    if text.isascii() and "\\" not in text:
         return text.encode("ascii").translate(_LOWER, _NOT_ALNUM)
-    return normalise_title(text).replace(" ", "").encode("utf-8", "surrogatepass")
+    return fold_key(text).encode("utf-8", "surrogatepass")
 
 
 def abstract_key(abstract: str) -> int:
@@ -175,6 +179,30 @@ def _key_fields(paper: Paper) -> tuple[str, str, str, bool, str]:
     return (paper.doi, paper.arxiv, paper.title, paper.title_derived, paper.abstract)
 
 
+class _Venues:
+    """A new venue in the long form of a venue the library has short ("Proceedings of the
+    36th International Conference on Machine Learning" of 2019 where "ICML 2019" is one)
+    becomes the short one, so that one conference stays one facet."""
+
+    def __init__(self, existing: Mapping[str, Paper]) -> None:
+        self._existing = existing
+        self._known: set[str] | None = None  # the library's venues, once one is needed
+        self._batch: set[str] = set()
+
+    def short(self, paper: Paper) -> Paper:
+        venue = paper.venue
+        if not venue:
+            return paper
+        short = short_venue(venue, paper.year)  # (cached: a batch has few venues)
+        if short:
+            if self._known is None:
+                self._known = {p.venue for p in self._existing.values()}
+            if short in self._known or short in self._batch:
+                return dataclasses.replace(paper, venue=short)
+        self._batch.add(venue)
+        return paper
+
+
 def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> ImportPlan:
     """For each incoming paper: is it new, does it fill gaps in a known paper, or repeat one?
 
@@ -191,6 +219,7 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
     unchanged: set[str] = set()
 
     tables = index.tables
+    venues = _Venues(existing)
     for paper in incoming:
         keys: dict[str, object] = {}
         pid: str | None = paper.id
@@ -214,6 +243,7 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
                         break
                     before = None
         if pid is None or before is None:
+            paper = venues.short(paper)
             touched[paper.id] = paper
             added.add(paper.id)
             seen.add(paper.id)
@@ -229,6 +259,8 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
         if merged is before:
             unchanged.add(pid)
             continue
+        if merged.venue != before.venue:
+            merged = venues.short(merged)
         touched[pid] = merged
         if _key_fields(merged) != _key_fields(before):
             index.add(pid, merged, {})
@@ -236,3 +268,63 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
     plan.updated = [paper for pid, paper in touched.items() if pid not in added]
     plan.unchanged = len(unchanged - touched.keys())
     return plan
+
+
+def duplicate_groups(papers: Iterable[Paper]) -> list[list[str]]:
+    """Possible duplicates among `papers` (a library): the groups of ids that an import
+    would take for one paper, with the very matching plan_import uses (match_key's
+    folding: `AUC{\\textmu}`, "AUCµ" and "AUCμ" are one title). Two papers are one when
+    they share a DOI, an arXiv id or a real title, or an abstract where one title was
+    derived from it; DOIs or arXiv ids that differ veto a match. Each group has two ids
+    or more, in the order of `papers`; the groups are in the order of their first paper.
+    """
+    order: dict[str, int] = {}
+    by_id: dict[str, Paper] = {}
+    for paper in papers:
+        if paper.id not in by_id:
+            order[paper.id] = len(order)
+            by_id[paper.id] = paper
+    parent = {pid: pid for pid in by_id}
+
+    def root(pid: str) -> str:
+        while parent[pid] != pid:
+            parent[pid] = parent[parent[pid]]
+            pid = parent[pid]
+        return pid
+
+    # a group's DOI and arXiv id (a group never holds two that differ), by its root
+    ids = {pid: (p.doi.strip().lower(), p.arxiv.strip().lower()) for pid, p in by_id.items()}
+
+    def join(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        (doi_a, arxiv_a), (doi_b, arxiv_b) = ids[ra], ids[rb]
+        if ra == rb or (doi_a and doi_b and doi_a != doi_b):
+            return
+        if arxiv_a and arxiv_b and arxiv_a != arxiv_b:
+            return
+        first, second = (ra, rb) if order[ra] < order[rb] else (rb, ra)
+        parent[second] = first
+        ids[first] = (doi_a or doi_b, arxiv_a or arxiv_b)
+
+    for kind in ("doi", "arxiv", "title"):
+        key_of = _KEY_OF[kind]
+        first_of: dict[object, str] = {}
+        for pid, paper in by_id.items():
+            key = key_of(paper)
+            if key:
+                join(first_of.setdefault(key, pid), pid)
+    buckets: dict[int, list[str]] = {}
+    for pid, paper in by_id.items():
+        if paper.abstract:
+            buckets.setdefault(abstract_key(paper.abstract), []).append(pid)
+    for bucket in buckets.values():
+        if len(bucket) > 1:
+            derived = [pid for pid in bucket if by_id[pid].title_derived]
+            if derived:
+                head = next((pid for pid in bucket if pid not in derived), bucket[0])
+                for pid in derived:
+                    join(head, pid)
+    groups: dict[str, list[str]] = {}
+    for pid in by_id:
+        groups.setdefault(root(pid), []).append(pid)
+    return [group for group in groups.values() if len(group) > 1]

@@ -56,6 +56,12 @@ class Paper:
     title_derived: bool = False
     #: ISO 8601 UTC time the paper entered the library
     added: str = ""
+    #: the link to the paper's PDF (conference exports have it beside the page's url)
+    pdf: str = ""
+    #: the source's keywords (the authors' or the venue's, never the user's tags)
+    keywords: tuple[str, ...] = ()
+    #: the venue's subject area ("Deep Learning->Theory")
+    primary_area: str = ""
 
     def __init__(
         self,
@@ -73,6 +79,9 @@ class Paper:
         source: str = "",
         title_derived: bool = False,
         added: str = "",
+        pdf: str = "",
+        keywords: tuple[str, ...] = (),
+        primary_area: str = "",
     ) -> None:
         put = object.__setattr__
         put(self, "id", id)
@@ -89,6 +98,9 @@ class Paper:
         put(self, "source", source)
         put(self, "title_derived", title_derived)
         put(self, "added", added)
+        put(self, "pdf", pdf)
+        put(self, "keywords", keywords)
+        put(self, "primary_area", primary_area)
 
     def to_dict(self) -> dict[str, Any]:
         # written out rather than dataclasses.asdict(): imports call this 100,000 times
@@ -107,6 +119,9 @@ class Paper:
             "source": self.source,
             "title_derived": self.title_derived,
             "added": self.added,
+            "pdf": self.pdf,
+            "keywords": list(self.keywords),
+            "primary_area": self.primary_area,
         }
 
     @classmethod
@@ -138,6 +153,9 @@ class Paper:
         authors = data.get("authors") or ()
         if isinstance(authors, str):
             authors = (authors,)
+        keywords = data.get("keywords") or ()
+        if isinstance(keywords, str):
+            keywords = (keywords,)
         return cls(
             id=_str(data["id"]),
             title=_str(data.get("title")),
@@ -153,6 +171,9 @@ class Paper:
             source=_str(data.get("source")),
             title_derived=bool(data.get("title_derived", False)),
             added=_str(data.get("added")),
+            pdf=_str(data.get("pdf")),
+            keywords=tuple(_str(k) for k in keywords),
+            primary_area=_str(data.get("primary_area")),
         )
 
 
@@ -172,6 +193,7 @@ _get_fields = operator.itemgetter(
     "title_derived",
 )
 _STR = {str}
+_NO_WORDS: list[str] = []
 
 
 def _from_clean_dict(
@@ -199,13 +221,18 @@ def _from_clean_dict(
         ) = _get_fields(data)
     except (KeyError, TypeError):
         return None
+    # (fields added since: absent from the files of earlier versions, read as empty)
+    get = data.get
+    pdf, keywords, area = get("pdf", ""), get("keywords", _NO_WORDS), get("primary_area", "")
     if (
         type(authors) is not list
         or type(derived) is not bool
         or not (year is None or type(year) is int)
+        or type(keywords) is not list
     ):
         return None
     names = tuple(authors)
+    words = tuple(keywords) if keywords else ()
     if {
         *map(type, names),
         type(pid),
@@ -219,6 +246,9 @@ def _from_clean_dict(
         type(arxiv),
         type(source),
         type(added),
+        type(pdf),
+        type(area),
+        *map(type, words),
     } != _STR:
         return None
     if pool is not None:  # the fields whose values repeat from paper to paper
@@ -229,6 +259,7 @@ def _from_clean_dict(
             share(track, track),
         )
         source, added = share(source, source), share(added, added)
+        area = share(area, area)
     return paper_from_row(
         (
             pid,
@@ -245,6 +276,9 @@ def _from_clean_dict(
             source,
             derived,
             added,
+            pdf,
+            words,
+            area,
         )
     )
 
@@ -281,6 +315,9 @@ class _PaperBuilder:
         source: str,
         title_derived: bool,
         added: str,
+        pdf: str,
+        keywords: tuple[str, ...],
+        primary_area: str,
     ) -> None:
         self.id = id
         self.title = title
@@ -296,6 +333,9 @@ class _PaperBuilder:
         self.source = source
         self.title_derived = title_derived
         self.added = added
+        self.pdf = pdf
+        self.keywords = keywords
+        self.primary_area = primary_area
 
 
 def _check_twin(twin: type, cls: type) -> None:

@@ -74,6 +74,50 @@ def normalise_title(title: str) -> str:
     return _NON_WORD.sub(" ", stripped.casefold()).strip()
 
 
+#: Look-alike characters that titles mix up, folded to one: the hyphens, dashes and the
+#: minus sign to "-", single quotes and apostrophes to "'", double quotes to '"', the
+#: no-break and narrow spaces to " " (NFKC leaves these as they are).
+_CONFUSABLES = str.maketrans(
+    dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-")
+    | dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u00b4\uff07", "'")
+    | dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\uff02", '"')
+    | dict.fromkeys("\u00a0\u2007\u202f\u2009\u200a\u3000", " ")
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tex_to_unicode(text: str) -> str:
+    from reader.core.text import plain  # (pylatexenc: loaded by the first TeX title only)
+
+    return plain(text)
+
+
+def fold_title(text: str) -> str:
+    """`text` as compared to find "the same paper" (imports and the duplicates view):
+
+    TeX commands rendered as Unicode (`AUC{\\textmu}` -> "AUCµ", `$\\epsilon$` -> "ε"),
+    Unicode compatibility forms folded (NFKC: the micro sign µ -> Greek μ, ligatures
+    "ﬁ" -> "fi", fullwidth letters, superscripts), look-alike dashes, quotes and spaces
+    made one (_CONFUSABLES), casefolded, accents dropped. Only for matching: ids hash
+    normalise_title, which must never change (existing libraries' ids rest on it).
+    """
+    if "\\" in text:
+        text = _tex_to_unicode(text)
+    if text.isascii():
+        return text.lower()
+    # (before NFKC, which makes "´" a space and an accent; after it, for the small and
+    # fullwidth forms it turns into dashes and quotes)
+    folded = unicodedata.normalize("NFKC", text.translate(_CONFUSABLES))
+    text = folded.translate(_CONFUSABLES).casefold()
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def fold_key(text: str) -> str:
+    """fold_title(text) with only its letters and digits: what import matching compares."""
+    return _NON_WORD.sub("", fold_title(text))
+
+
 def _digest(text: str) -> str:
     import hashlib  # not before the first paint: OpenSSL takes ~3 ms to load
 

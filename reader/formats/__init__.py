@@ -152,10 +152,12 @@ def export_papers(
     fmt: str,
     *,
     tag_colours: Mapping[str, str] | None = None,
+    keys: Mapping[str, str] | None = None,
 ) -> str | dict[str, str]:
     """The export of `items` as text, or for "markdown" as {safe file name: content}.
 
-    `tag_colours` is kept by the JSON export (the only one that round-trips everything).
+    `tag_colours` is kept by the JSON export (the only one that round-trips everything);
+    `keys` (paper id -> cite key: `citing.cite_keys` of the whole library) by BibTeX.
     Raises ValueError for an unknown format.
     """
     info = FORMATS.get(fmt)
@@ -165,5 +167,8 @@ def export_papers(
     if fmt == "json":
         text: str = module.export(items, tag_colours)
         return text
+    if fmt == "bibtex":
+        bib: str = module.export(items, keys)
+        return bib
     exported: str | dict[str, str] = module.export(items)
     return exported

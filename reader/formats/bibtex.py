@@ -129,6 +129,7 @@ def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
 
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _COMMA = re.compile(r",")
+_KEYWORD_SEP = re.compile(r"[,;]")
 
 
 def split_names(value: str) -> list[str]:
@@ -164,7 +165,8 @@ def _field_text(value: str) -> str:
     return decode_text(one_line(value, tex=True))
 
 
-def _paper(fields: dict[str, str], name: str) -> Paper:
+def _paper(fields: dict[str, str], name: str, *, native: bool = False) -> Paper:
+    """A Paper of an entry's fields; `keywords` are the source's own (in our export: tags)."""
     prefix = (fields.get("archiveprefix", "") + fields.get("eprinttype", "")).lower()
     arxiv = fields.get("eprint", "") if "arxiv" in prefix else ""
     venue = fields.get("booktitle") or fields.get("journal") or fields.get("venue", "")
@@ -179,7 +181,16 @@ def _paper(fields: dict[str, str], name: str) -> Paper:
         doi=fields.get("doi", ""),
         arxiv=arxiv or (venue if "arxiv" in venue.lower() else ""),
         decoded=True,  # (entities first, then TeX: "\\&" is a literal "&")
+        pdf=fields.get("pdf", ""),
+        keywords=() if native else _keywords(fields.get("keywords", "")),
     )
+
+
+def _keywords(value: str) -> list[str]:
+    """A `keywords` field's keywords, split on `,` or `;` outside braces."""
+    if not value:
+        return []
+    return [decode_text(k.strip()) for k in _split_top(one_line(value, tex=True), _KEYWORD_SEP)]
 
 
 def _place(block: Any, name: str) -> str:
@@ -260,7 +271,7 @@ def read(text: str, name: str) -> ReadResult:
 def _read_entry(entry: Any, name: str, native: bool, result: ReadResult) -> None:
     fields = _fields(entry)
     try:
-        paper = _paper(fields, name)
+        paper = _paper(fields, name, native=native)
     except ValueError as exc:
         result.skipped.append(Skipped(f"entry {entry.key}", str(exc)))
         return

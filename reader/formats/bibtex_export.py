@@ -38,16 +38,17 @@ is kept apart), or as one braced name when the name already has a comma or an "a
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from reader.core.models import Annotation, Paper
 from reader.formats.bibtex import NATIVE_MARKER, encode_note
+from reader.formats.citing import base_key, name_parts, unique_keys
+
+__all__ = ["base_key", "entry", "escape", "export", "unique_keys"]
 
 _MATH = re.compile(r"(\$\$.+?\$\$|\$.+?\$|\\\(.+?\\\)|\\\[.+?\\\])", re.DOTALL)
 _TOKEN = re.compile(r"\\[&%$#_{}]|\\[A-Za-z]+|\\[`'^\"~=.](?=[A-Za-z{\\])|\\|[&%#_~^${}]")
 _SPECIAL = re.compile(r"[\\&%#_~^${}]")
-_SPLITS_NAME = re.compile(r",|\band\b", re.IGNORECASE)
 _PLAIN = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -109,12 +110,6 @@ _LINK_TARGET = re.compile(r"\s*\{\s*([^{}]*)")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _BRACE = re.compile(r"\\\\|\\[{}]|[{}]")
 _DEFUSED = r"\textbackslash{}"
-
-_STOP_WORDS = frozenset(
-    {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "towards", "toward", "from"}
-    | {"via", "is", "are", "do", "does", "can", "how", "what", "why", "when", "who", "where"}
-    | {"which", "we", "our", "beyond", "into", "at", "by", "as"}
-)
 
 
 def _balanced(text: str) -> bool:
@@ -244,52 +239,14 @@ def escape(text: str) -> str:
     return _safe("".join(out))
 
 
-def _ascii_word(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return re.sub(r"[^a-z0-9]", "", decomposed.encode("ascii", "ignore").decode().lower())
-
-
-def base_key(paper: Paper) -> str:
-    """`he2025dakd`: first author's last name, year, first significant word of the title."""
-    names = paper.authors[0].split() if paper.authors else []
-    surname = _ascii_word(names[-1]) if names else ""
-    title = re.sub(r"\$[^$]*\$", lambda m: m.group(0).replace(" ", ""), paper.title)
-    words = (_ascii_word(w) for w in title.split())
-    word = next((w for w in words if w and w not in _STOP_WORDS), "")
-    year = str(paper.year) if paper.year is not None else ""
-    return (surname or "anon") + year + word[:20]
-
-
-def unique_keys(papers: Sequence[Paper]) -> list[str]:
-    """One key per paper; a repeated key gets b, c, ... (then numbers) appended."""
-    used: set[str] = set()
-    keys: list[str] = []
-    for paper in papers:
-        base = base_key(paper)
-        key, n = base, 1
-        while key in used:
-            n += 1
-            key = base + (chr(ord("a") + n - 1) if n <= 26 else str(n))
-        used.add(key)
-        keys.append(key)
-    return keys
-
-
-_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
-
-
 def _author(name: str) -> str:
-    """`Last, First` (`von Last, Jr, First`), or `{name}` when it has a comma or an "and"."""
-    if _SPLITS_NAME.search(name):  # it would split: one braced token instead
-        return "{" + escape(name) + "}"
-    words = name.split()
-    if len(words) < 2:
-        return escape(name)
-    suffix = [words.pop()] if len(words) > 2 and words[-1].casefold() in _SUFFIXES else []
-    # The family name: the last word, with the lower-case particles before it (BibTeX's "von").
-    start = next((i for i in range(1, len(words) - 1) if words[i][:1].islower()), len(words) - 1)
-    parts = [" ".join(words[start:]), *suffix, " ".join(words[:start])]
-    return ", ".join(escape(part) for part in parts)
+    """`Last, First` (`von Last, Jr, First`) by `citing.name_parts`; a name that must stay
+    one unit (a CJK name, one with an "and", "Smith, Jr.") braced when it has a space."""
+    parts = name_parts(name)
+    if parts.whole:
+        text = " ".join(name.split())
+        return "{" + escape(text) + "}" if " " in text else escape(text)
+    return ", ".join(escape(part) for part in (parts.family, parts.jr, parts.first) if part)
 
 
 def _url(value: str) -> str:
@@ -304,32 +261,52 @@ def _url(value: str) -> str:
     return value
 
 
-def export(items: Sequence[tuple[Paper, Annotation | None]]) -> str:
-    """A .bib file of all papers; tags go to `keywords`, the note to `annote`."""
+def entry(key: str, paper: Paper, annotation: Annotation | None = None) -> str:
+    """One BibTeX entry; the annotation's tags go to `keywords`, its note to `annote`."""
+    fields: list[tuple[str, str]] = [("title", escape(paper.title))]
+    if paper.authors:
+        fields.append(("author", " and ".join(_author(a) for a in paper.authors)))
+    if paper.venue:
+        fields.append(("booktitle", escape(paper.venue)))
+    if paper.year is not None:
+        fields.append(("year", str(paper.year)))
+    if paper.url:
+        fields.append(("url", _url(paper.url)))
+    if paper.doi:
+        fields.append(("doi", _url(paper.doi)))
+    if paper.pdf:
+        fields.append(("pdf", _url(paper.pdf)))
+    if paper.arxiv:
+        fields += [("eprint", _url(paper.arxiv)), ("archiveprefix", "arXiv")]
+    if paper.abstract:
+        fields.append(("abstract", escape(paper.abstract)))
+    if annotation and annotation.tags:
+        tags = (escape(t) for t in annotation.tags)
+        fields.append(("keywords", ", ".join("{" + t + "}" if "," in t else t for t in tags)))
+    if annotation and annotation.note:
+        fields.append(("annote", encode_note(annotation.note)))
+    kind = "inproceedings" if paper.venue else "misc"
+    body = ",\n".join(f"  {name} = {{{_safe(value)}}}" for name, value in fields)
+    return f"@{kind}{{{_safe_key(key)},\n{body}\n}}\n"
+
+
+_KEY_CHARS = re.compile(r"[^A-Za-z0-9_:.+/-]")
+
+
+def _safe_key(key: str) -> str:
+    return _KEY_CHARS.sub("", key) or "anon"
+
+
+def export(
+    items: Sequence[tuple[Paper, Annotation | None]], keys: Mapping[str, str] | None = None
+) -> str:
+    """A .bib file of all papers; tags go to `keywords`, the note to `annote`. `keys`:
+    paper id -> cite key (`citing.cite_keys` of the whole library, so a selection's keys
+    are the library's); without it, keys unique among `items` in their order."""
     papers = [paper for paper, _ in items]
-    chunks = [NATIVE_MARKER + "\n"]
-    for key, (paper, annotation) in zip(unique_keys(papers), items, strict=True):
-        fields: list[tuple[str, str]] = [("title", escape(paper.title))]
-        if paper.authors:
-            fields.append(("author", " and ".join(_author(a) for a in paper.authors)))
-        if paper.venue:
-            fields.append(("booktitle", escape(paper.venue)))
-        if paper.year is not None:
-            fields.append(("year", str(paper.year)))
-        if paper.url:
-            fields.append(("url", _url(paper.url)))
-        if paper.doi:
-            fields.append(("doi", _url(paper.doi)))
-        if paper.arxiv:
-            fields += [("eprint", _url(paper.arxiv)), ("archiveprefix", "arXiv")]
-        if paper.abstract:
-            fields.append(("abstract", escape(paper.abstract)))
-        if annotation and annotation.tags:
-            tags = (escape(t) for t in annotation.tags)
-            fields.append(("keywords", ", ".join("{" + t + "}" if "," in t else t for t in tags)))
-        if annotation and annotation.note:
-            fields.append(("annote", encode_note(annotation.note)))
-        kind = "inproceedings" if paper.venue else "misc"
-        body = ",\n".join(f"  {name} = {{{_safe(value)}}}" for name, value in fields)
-        chunks.append(f"@{kind}{{{key},\n{body}\n}}\n")
-    return "\n".join(chunks)
+    if keys is None or any(p.id not in keys for p in papers):
+        listed = unique_keys(papers)
+    else:
+        listed = [keys[p.id] for p in papers]
+    entries = (entry(key, p, ann) for key, (p, ann) in zip(listed, items, strict=True))
+    return "\n".join([NATIVE_MARKER + "\n", *entries])

@@ -222,6 +222,15 @@ def derive_title(abstract: str) -> str:
 _COUNTER = re.compile(r"\d{1,6}")
 
 
+def split_keywords(value: object) -> list[str]:
+    """Keywords from a list or one string joined by `;` (or else `,`)."""
+    if isinstance(value, (list, tuple)):
+        return [k for k in (one_line(v) for v in value if isinstance(v, (str, int))) if k]
+    text = one_line(value) if isinstance(value, str) else ""
+    parts = text.split(";") if ";" in text else text.split(",")
+    return [k for k in (p.strip() for p in parts) if k]
+
+
 def stable_id(value: object) -> str:
     """The source's own id, unless a small counter ("1", "2"...) that collides across files."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -245,6 +254,9 @@ def make_record(
     doi: object = "",
     arxiv: object = "",
     decoded: bool = False,
+    pdf: object = "",
+    keywords: Iterable[object] = (),
+    primary_area: object = "",
 ) -> Paper:
     """A Paper with every field cleaned and its stable id; ValueError when it has no title/abstract.
 
@@ -284,6 +296,9 @@ def make_record(
         arxiv=arxiv_text,
         source=source,
         title_derived=derived,
+        pdf=one_line(pdf),
+        keywords=tuple(dict.fromkeys(k for k in map(one_line, keywords) if k)),
+        primary_area=one_line(primary_area),
     )
 
 

@@ -17,6 +17,7 @@ from reader.formats.common import (
     parse_year,
     raise_none_usable,
     split_authors,
+    split_keywords,
     stable_id,
 )
 
@@ -28,7 +29,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "abstract": ("abstract", "summary"),
     "year": ("year", "publication year", "pub year", "date", "published"),
     "venue": ("venue", "journal", "booktitle", "conference", "source title", "publication title"),
-    "url": ("url", "link", "site", "pdf"),
+    "url": ("url", "link", "site"),
+    "pdf": ("pdf", "pdf url", "pdf link", "pdf_url"),
+    "keywords": ("keywords", "author keywords", "keyword"),
+    "primary_area": ("primary area", "primary_area", "area", "subject area"),
     "doi": ("doi",),
     "arxiv": ("arxiv", "arxiv id", "eprint"),
     "presentation": ("presentation", "decision"),
@@ -133,11 +137,14 @@ def _read_row(
             abstract=cell("abstract"),
             venue=cell("venue"),
             year=parse_year(cell("year")),
-            url=cell("url"),
+            url=cell("url") or cell("pdf"),
             presentation=cell("presentation") or ("" if reading else status),
             track=cell("track"),
             doi=cell("doi"),
             arxiv=cell("arxiv"),
+            pdf=cell("pdf"),
+            keywords=split_keywords(cell("keywords")),
+            primary_area=cell("primary_area"),
         )
     except ValueError as exc:
         result.skipped.append(Skipped(place, str(exc)))
@@ -171,6 +178,10 @@ EXPORT_COLUMNS = (
     "doi",
     "abstract",
     "note",
+    "presentation",
+    "pdf",
+    "keywords",
+    "primary area",
 )
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
 
@@ -208,6 +219,10 @@ def export(items: Sequence[tuple[Paper, Annotation | None]]) -> str:
             paper.doi,
             paper.abstract,
             annotation.note if annotation else "",
+            paper.presentation,
+            paper.pdf,
+            _join(paper.keywords),
+            paper.primary_area,
         )
         writer.writerow([neutralise(cell) for cell in row])
     return buffer.getvalue()

@@ -12,6 +12,7 @@ from typing import Any, TypeGuard, TypeVar
 
 from reader.core.models import Annotation, Paper, Status
 from reader.core.normalise import make_paper_id
+from reader.core.venues import short_venue
 from reader.formats.common import (
     ID_TEXT_CHARS,
     NAMED_SKIPS,
@@ -29,6 +30,7 @@ from reader.formats.common import (
     parse_year,
     raise_none_usable,
     split_authors,
+    split_keywords,
     stable_id,
 )
 
@@ -163,7 +165,12 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "authors": ("authors", "author", "creators"),
     "abstract": ("abstract", "summary"),
     "venue": ("venue", "container-title", "journal", "booktitle", "conference"),
-    "url": ("url", "site", "link", "href", "pdf", "pdf_url"),
+    "url": ("url", "site", "link", "href"),
+    "pdf": ("pdf", "pdf_url", "pdf_link", "pdflink"),
+    "keywords": ("keywords", "keyword", "key_words"),
+    "primary_area": ("primary_area", "primary area", "primaryarea", "area", "subject_area"),
+    #: the record's own BibTeX (conference exports): venue and year when the item has none
+    "bibtex": ("bibtex", "bib"),
     "presentation": ("presentation", "decision"),
     "status": ("status",),
     "track": ("track",),
@@ -247,12 +254,13 @@ def paper_from_item(item: Mapping[Any, Any], name: str) -> Paper:
     return _paper_from_any(item, name)
 
 
-#: The keys of the usual conference record: our own names, no CSL "issued".
-_QUICK_KEYS = frozenset(FIELDS) - {"issued"}
+#: The keys of the usual conference record: our own names, no CSL "issued", no lists
+#: of keywords or BibTeX to read.
+_QUICK_KEYS = frozenset(FIELDS) - {"issued", "keywords", "bibtex"}
 # _quick_paper builds Papers positionally (a fifth faster than by keyword at 100k papers).
 assert tuple(f.name for f in dataclasses.fields(Paper)) == (
     "id", "title", "authors", "abstract", "venue", "year", "url", "presentation", "track",
-    "doi", "arxiv", "source", "title_derived", "added",
+    "doi", "arxiv", "source", "title_derived", "added", "pdf", "keywords", "primary_area",
 )  # fmt: skip
 
 
@@ -275,9 +283,10 @@ def _quick_paper(item: dict[str, Any], name: str) -> Paper | None:
     pid, abstract, venue, url = get("id", ""), get("abstract", ""), get("venue", ""), get("url", "")
     presentation, status, track = get("presentation", ""), get("status", ""), get("track", "")
     doi, arxiv = get("doi", ""), get("arxiv", "")
+    pdf, area = get("pdf", ""), get("primary_area", "")
     try:  # TypeError: a value is not a str (a number, null, a list): the careful path takes it
         short = "|".join(
-            [pid, title, venue, url, presentation, status, track, doi, arxiv, *authors]
+            [pid, title, venue, url, presentation, status, track, doi, arxiv, pdf, area, *authors]
         )
     except TypeError:
         return None
@@ -309,8 +318,8 @@ def _quick_paper(item: dict[str, Any], name: str) -> Paper | None:
         )
     authors_ = tuple(filter(None, authors))
     return Paper(
-        pid, title, authors_, abstract, venue, year, url, presentation, track, doi, arxiv, name,
-        False, "",
+        pid, title, authors_, abstract, venue, year, url or pdf, presentation, track, doi, arxiv,
+        name, False, "", pdf, (), area,
     )  # fmt: skip
 
 
@@ -334,6 +343,8 @@ def _paper_from_any(item: Mapping[Any, Any], name: str) -> Paper:
         venue = f"{_VENUE_NAMES[site.group(1).lower()]} {site.group(2)}"
     if site and year is None:
         year = int(site.group(2))
+    if not venue or year is None:
+        venue, year = _from_bibtex(get("bibtex"), venue, year, name)
     presentation = _text(get("presentation", ""))
     status = clean(get("status")).strip()
     if not presentation and status and status.lower() not in _READING_STATUSES:
@@ -347,12 +358,35 @@ def _paper_from_any(item: Mapping[Any, Any], name: str) -> Paper:
         abstract=_text(get("abstract", "")),
         venue=venue,
         year=year,
-        url=url,
+        url=url or _text(get("pdf", "")),  # (a record with a PDF link only: the link to it)
         presentation=presentation,
         track=_text(get("track", "")),
         doi=_text(get("doi", "")),
         arxiv=_text(get("arxiv", "")),
+        pdf=_text(get("pdf", "")),
+        keywords=split_keywords(get("keywords", "")),
+        primary_area=_text(get("primary_area", "")),
     )
+
+
+def _from_bibtex(value: Any, venue: Any, year: int | None, name: str) -> tuple[Any, int | None]:
+    """`venue` and `year`, what is missing of them taken from an item's own BibTeX entry
+    (its booktitle or journal: the short "ICML 2019" for a conference CONFERENCES knows)."""
+    if not isinstance(value, str) or "@" not in value:
+        return venue, year
+    from reader.formats import bibtex
+
+    try:
+        records = bibtex.read(value, name).records
+    except FormatError:
+        return venue, year
+    if not records:
+        return venue, year
+    entry = records[0]
+    year = entry.year if year is None else year
+    if not venue and entry.venue:
+        venue = short_venue(entry.venue, year) or entry.venue
+    return venue, year
 
 
 def _read_native(data: Mapping[str, Any], name: str, result: ReadResult, *, plain: bool) -> None:
@@ -424,6 +458,7 @@ def _paper_dict(paper: Paper) -> dict[str, Any]:
     """Paper.to_dict() without dataclasses.asdict's deep copies (5x faster at 100k papers)."""
     data = {name: getattr(paper, name) for name in _PAPER_FIELDS}
     data["authors"] = list(paper.authors)
+    data["keywords"] = list(paper.keywords)
     return data
 
 

@@ -132,6 +132,8 @@ def render(paper: Paper, annotation: Annotation | None) -> str:
         f"venue: {yaml_string(paper.venue)}",
         f"year: {paper.year if paper.year is not None else 'null'}",
         f"url: {yaml_string(paper.url)}",
+        *([f"pdf: {yaml_string(paper.pdf)}"] if paper.pdf else []),
+        *(_list("keywords", paper.keywords) if paper.keywords else []),
         f"status: {yaml_string(status.value)}",
         *_list("tags", tags),
         f"id: {yaml_string(paper.id)}",

@@ -113,6 +113,8 @@ def read(text: str, name: str) -> ReadResult:
                     year=parse_year(_first(record, "year", "publication_year", "date")),
                     url=urls[0] if isinstance(urls, list) and urls else "",
                     doi=_first(record, "doi"),
+                    pdf=_first(record, "file_attachments1"),  # L1: the PDF
+                    keywords=[_text(k) for k in record.get("keywords") or [] if _text(k)],
                 )
             )
         except ValueError as exc:

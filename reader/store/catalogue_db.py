@@ -20,10 +20,11 @@ from reader.core.models import Paper, paper_from_row
 from reader.store.cachefile import cache_dir, library_name, set_aside
 from reader.store.paper_files import PapersFile, catalogue_files, read_file
 
-SCHEMA = 1
+#: 2: pdf, keywords and primary_area (an index of schema 1 is made anew from the files)
+SCHEMA = 2
 _COLUMNS = (
     "id, title, authors, abstract, venue, year, url, presentation, track, doi, arxiv,"
-    " source, title_derived, added"
+    " source, title_derived, added, pdf, keywords, primary_area"
 )
 _SCHEMA_SQL = f"""
 CREATE TABLE files (name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
@@ -32,18 +33,20 @@ CREATE TABLE papers (
     title TEXT NOT NULL, authors TEXT NOT NULL, abstract TEXT NOT NULL, venue TEXT NOT NULL,
     year INTEGER, url TEXT NOT NULL, presentation TEXT NOT NULL, track TEXT NOT NULL,
     doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
-    title_derived INTEGER NOT NULL, added TEXT NOT NULL
+    title_derived INTEGER NOT NULL, added TEXT NOT NULL, pdf TEXT NOT NULL,
+    keywords TEXT NOT NULL, primary_area TEXT NOT NULL
 );
 PRAGMA user_version={SCHEMA};
 """
 _UPSERT = f"""
-INSERT INTO papers (rank, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO papers (rank, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     rank = excluded.rank, title = excluded.title, authors = excluded.authors,
     abstract = excluded.abstract, venue = excluded.venue, year = excluded.year,
     url = excluded.url, presentation = excluded.presentation, track = excluded.track,
     doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
-    title_derived = excluded.title_derived, added = excluded.added
+    title_derived = excluded.title_derived, added = excluded.added, pdf = excluded.pdf,
+    keywords = excluded.keywords, primary_area = excluded.primary_area
 WHERE excluded.rank >= papers.rank
 """
 #: between the authors of a paper in its row
@@ -62,6 +65,7 @@ def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
         yield (
             rank, p.id, p.title, sep.join(p.authors), p.abstract, p.venue, p.year, p.url,
             p.presentation, p.track, p.doi, p.arxiv, p.source, int(p.title_derived), p.added,
+            p.pdf, sep.join(p.keywords), p.primary_area,
         )  # fmt: skip
 
 
@@ -212,8 +216,20 @@ class CatalogueDB:
             sep = AUTHORS_SEP
             while rows := cursor.fetchmany(FETCH_ROWS):
                 papers.extend(
-                    paper_from_row((i, t, tuple(a.split(sep)) if a else (), *rest, bool(d), added))
-                    for i, t, a, *rest, d, added in rows
+                    paper_from_row(
+                        (
+                            i,
+                            t,
+                            tuple(a.split(sep)) if a else (),
+                            *rest,
+                            bool(d),
+                            added,
+                            pdf,
+                            tuple(k.split(sep)) if k else (),
+                            area,
+                        )  # fmt: skip
+                    )
+                    for i, t, a, *rest, d, added, pdf, k, area in rows
                 )
             return papers
 

@@ -308,7 +308,10 @@ def test_export_reads_back_equal(
     result = read_papers(path)
     assert result.skipped == []
     assert result.records == [
-        p.__class__(**{**p.to_dict(), "authors": p.authors, "source": "refs.bib"}) for p in papers
+        p.__class__(
+            **{**p.to_dict(), "authors": p.authors, "keywords": p.keywords, "source": "refs.bib"}
+        )
+        for p in papers
     ]
 
 

@@ -158,6 +158,10 @@ def test_export_columns_and_neutralising() -> None:
         "doi",
         "abstract",
         "note",
+        "presentation",
+        "pdf",
+        "keywords",
+        "primary area",
     ]
     assert rows[1] == [
         "'=cmd|' /C calc'!A0",
@@ -170,6 +174,10 @@ def test_export_columns_and_neutralising() -> None:
         "10.1/x",
         "'-1 is a number",
         "'+note",
+        "",
+        "",
+        "",
+        "",
     ]
     assert rows[2][4:6] == ["unread", ""]
     assert text.endswith("\r\n")

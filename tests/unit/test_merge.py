@@ -17,7 +17,7 @@ from reader.core.merge import (
     plan_import,
 )
 from reader.core.models import Paper
-from reader.core.normalise import make_paper_id, normalise_title
+from reader.core.normalise import fold_key, make_paper_id, normalise_title
 from tests.datafiles import ICML_LIST, SEED_JSON
 
 ABSTRACT = (
@@ -147,8 +147,10 @@ def test_source_and_added_never_change() -> None:
 
 
 def test_match_key_agrees_with_normalise_title() -> None:
+    """Without TeX commands or compatibility forms, what the ids hash is what matches."""
     for title in ["DA-KD: Difficulty-Aware", "Café  Crème", "$K^2$VAE", "Ünïcödé", "a_b"]:
         assert match_key(title) == normalise_title(title).replace(" ", "").encode()
+        assert match_key(title) == fold_key(title).encode()
     assert abstract_key("A b, c.") == abstract_key("a B c")
     assert abstract_key("A b c.") != abstract_key("A b d.")
     assert abstract_key("") == 0
