@@ -19,7 +19,13 @@ SORT_KEYS: dict[str, str] = {
     "changed": "Date changed",
     "status": "Status",
     "relevance": "Relevance",
+    # learnt from the user's decisions, tags and ratings (reader.core.ranking): the
+    # window sorts by them itself, with the model it trained off the GUI thread
+    "interest": "Predicted interest",
+    "like": "More like this",
 }
+#: the orders a model gives (sort_ids() keeps the library's order for them)
+LEARNT = frozenset({"interest", "like"})
 _STATUS_ORDER = {Status.READING: 0, Status.UNREAD: 1, Status.READ: 2}
 
 
@@ -41,6 +47,6 @@ def _key_function(lib: Library, key: str) -> Callable[[str], Any]:
 
 def sort_ids(lib: Library, ids: Sequence[str], key: str, *, descending: bool = False) -> list[str]:
     """`ids` in the given order; ties keep library order (the sort is stable)."""
-    if key in ("library", "relevance"):  # (relevance: ranked once searched)
+    if key in ("library", "relevance") or key in LEARNT:  # (relevance: ranked once searched)
         return list(reversed(ids)) if descending else list(ids)
     return sorted(ids, key=_key_function(lib, key), reverse=descending)

@@ -16,6 +16,7 @@ from reader.ui.main_window import MENUS, MainWindow
 from reader.ui.transfer import Transfers
 
 if TYPE_CHECKING:
+    from reader.ui.interest import Interest
     from reader.ui.triage import Triage
 
 Keys = list[str] | QKeySequence.StandardKey
@@ -239,6 +240,29 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
     add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
     actions.by_name["triage"].setCheckable(True)
     triage.mode_changed.connect(actions.by_name["triage"].setChecked)
+    if window.interest is not None:
+        interest = window.interest
+
+        def more_like() -> None:
+            ids = window.controller.target_ids()
+            if ids:
+                interest.more_like(paper_ids=ids)
+                window.statusBar().showMessage("Finding papers like these…", 5_000)
+
+        add(
+            "more_like",
+            "&More Like This",
+            ["Shift+M"],  # (plain letters may be triage keys the user chose)
+            more_like,
+            menu="&Paper",
+            list_only=True,
+        ).setToolTip(
+            "The list sorted by likeness to the paper shown (or the papers selected), "
+            "learnt on this computer: each paper's score, and in the pane why"
+        )
+        window.sidebar.facets.like_requested.connect(
+            lambda key: _more_like_facet(window, interest, key)
+        )
     add(
         "palette",
         "Command &Palette…",
@@ -253,6 +277,25 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
         window.show_cheatsheet,
         menu="&Help",
     )
+
+
+def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str]) -> None:
+    """Papers like those of a tag, or of a smart list (the papers it matches)."""
+    group, value = key
+    if group == "tag":
+        interest.more_like(tag=value)
+    else:
+        from reader.core.query import parse
+
+        sidebar = window.sidebar
+        query = sidebar.saved_searches.get(value, "")
+        ids = sidebar.index.filter(parse(query), window.controller.library.paper_ids())
+        if not ids:
+            window.statusBar().showMessage(f"No paper in {value} to learn from.", 5_000)
+            return
+        interest.more_like(paper_ids=ids)
+        interest.like_what = value
+    window.statusBar().showMessage(f"Finding papers like {interest.like_what}…", 5_000)
 
 
 def save_search(window: MainWindow) -> None:
@@ -324,6 +367,8 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
     menu = QMenu(view)
     menu.addActions(list(actions.mark.values()))
     menu.addSeparator()
+    if "more_like" in actions.by_name:
+        menu.addAction(actions.more_like)
     menu.addAction(actions.add_tag)
     tags = sorted(
         {t for pid in controller.target_ids() for t in controller.library.tags(pid)},

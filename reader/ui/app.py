@@ -21,6 +21,7 @@ from reader.ui import plain, resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
 from reader.ui.idle import AfterFirstPaint, WhenIdle
+from reader.ui.interest import Interest, follow_reason
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane, paper_html
 from reader.ui.settings import WindowSettings, WindowState, open_settings
@@ -104,7 +105,11 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     undo_stack.setParent(controller)
     transfers = Transfers(library, runner)
     appearance.add_zoomables([pane.browser, pane.note_editor.preview, pane.note_editor.editor])
-    window = MainWindow(controller, transfers, appearance, "Paper Reader")
+    interest = Interest(library)
+    sidebar.use_interest(interest)
+    window = MainWindow(controller, transfers, appearance, "Paper Reader", interest=interest)
+    interest.setParent(window)
+    follow_reason(interest, sidebar, pane)
     told.append(window)
     controller.setParent(window)
 

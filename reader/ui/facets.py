@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QWidget
 
 from reader.core.facets import Facets
 from reader.core.models import Status
@@ -75,6 +75,8 @@ class FacetPanel(QTreeView):
     """
 
     facets_changed = Signal()
+    #: (group, value) of a tag or smart list whose "Papers Like These" was chosen
+    like_requested = Signal(tuple)
 
     def __init__(self, parent: QWidget | None = None, saved: dict[str, str] | None = None) -> None:
         super().__init__(parent)
@@ -94,6 +96,8 @@ class FacetPanel(QTreeView):
         self.selectionModel().selectionChanged.connect(
             lambda chosen, _left: self._on_selection(chosen)
         )
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
         self._counted = False  # until the first count: "Counting…"
         self.set_counts(None, saved or {})  # (the saved searches listed from the first paint)
 
@@ -115,6 +119,24 @@ class FacetPanel(QTreeView):
 
     def clear(self) -> None:
         self.select_key(ALL)
+
+    def like_menu(self, key: Key) -> QMenu | None:
+        """The menu of a tag or smart list: papers like those it holds."""
+        if key[0] not in ("tag", "smart"):
+            return None
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(self)
+        what = "Tagged" if key[0] == "tag" else "in This Smart List"
+        menu.addAction(f"Papers Like Those {what}", lambda: self.like_requested.emit(key))
+        return menu
+
+    def _menu(self, pos: QPoint) -> None:
+        index = self.indexAt(pos)
+        key = _decode(index.data(KeyRole)) if index.isValid() else None
+        menu = self.like_menu(key) if key is not None else None
+        if menu is not None:
+            menu.popup(self.viewport().mapToGlobal(pos))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
         # a plain click on the one facet chosen leaves it (as "All papers" does)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
     from reader.ui.actions import Actions
+    from reader.ui.interest import Interest
     from reader.ui.palette import CheatSheet, CommandPalette
     from reader.ui.triage import Triage, TriageBar
 
@@ -52,11 +53,14 @@ class MainWindow(QMainWindow):
         appearance: Appearance,
         title: str,
         parent: QWidget | None = None,
+        interest: Interest | None = None,
     ) -> None:
         super().__init__(parent)
         self._setup_steps: list[Callable[[], None]] | None = None  # None: not started
         self._in_step = False
         self.controller = controller
+        #: predicted interest (triage's order, the sort, More Like This)
+        self.interest = interest
         self.appearance = appearance
         appearance.setParent(self)
         self.transfers = transfers
@@ -176,13 +180,14 @@ class MainWindow(QMainWindow):
         self.sidebar.view.customContextMenuRequested.connect(self._context_menu)
 
     def _build_triage(self) -> None:
+        from reader.core.triage import stored_decisions
         from reader.ui.actions import add_window_actions
-        from reader.ui.triage import TRIAGE_PREF, Triage, TriageBar, stored_decisions
+        from reader.ui.triage import Triage, TriageBar
 
         bar = TriageBar(self)
         self._right_layout.insertWidget(0, bar)
         self._triage = Triage(
-            self.controller, bar, stored_decisions(self.controller.library.prefs.get(TRIAGE_PREF))
+            self.controller, bar, stored_decisions(self.controller.library), self.interest
         )
         add_window_actions(self, self._actions, self._triage)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -69,6 +69,9 @@ class PaperListModel(QAbstractListModel):
         self.highlight_terms: tuple[str, ...] = ()
         #: tag -> "#rrggbb" for the chips
         self.tag_colours: dict[str, str] = {}
+        #: a paper's score in the order shown, written before its authors (the list
+        #: sorted by predicted interest or likeness); None: no score shown
+        self.score_of: Callable[[str], float] | None = None
 
     # -- Qt interface -----------------------------------------------------
 
@@ -169,12 +172,10 @@ class PaperListModel(QAbstractListModel):
         pid = self._ids[row]
         lib = self._library
         paper = lib.paper(pid)
-        return (
-            shown_title(paper.title),
-            short_authors(paper.authors),
-            lib.status(pid),
-            lib.tags(pid),
-        )
+        authors = short_authors(paper.authors)
+        if self.score_of is not None and (score := self.score_of(pid)) != float("-inf"):
+            authors = f"{score:.1f} · {authors}"
+        return (shown_title(paper.title), authors, lib.status(pid), lib.tags(pid))
 
     def refresh_papers(self, paper_ids: Sequence[str] | frozenset[str]) -> None:
         """Repaint the rows of these papers (their annotation changed)."""

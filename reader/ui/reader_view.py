@@ -27,7 +27,7 @@ from reader.core.models import Annotation, Paper, Status
 from reader.core.text import shown_part
 from reader.render import abstract_html, title_html
 from reader.render.html import MAX_ABSTRACT_CHARS, breakable, escape
-from reader.ui import resources
+from reader.ui import plain, resources
 from reader.ui.browser import ReadingBrowser
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
@@ -214,12 +214,19 @@ class ReaderPane(QStackedWidget):
         self.backlinks.setWordWrap(True)
         self.backlinks.setAccessibleName("Notes linking here")
         self.backlinks.hide()
+        #: why the paper shown stands where it does in a learnt order (see set_reason)
+        self.reason = plain.PlainLabel(parent=lower)
+        self.reason.setObjectName("reason")
+        self.reason.setAccessibleName("Why this paper")
+        self.reason.setWordWrap(True)
+        self.reason.hide()
         self.note_editor = NoteEditor(lower)
         self._lower = lower
         lower.setStyleSheet(resources.stylesheet())  # the only one: see the file
         self._lower_layout = QVBoxLayout(lower)
         self._lower_layout.setContentsMargins(8, 4, 8, 8)
         self._lower_layout.addLayout(status_row)
+        self._lower_layout.addWidget(self.reason)
         self._lower_layout.addWidget(self.backlinks)
         self._lower_layout.addWidget(self.note_editor, 1)
 
@@ -326,6 +333,11 @@ class ReaderPane(QStackedWidget):
         self.mark_terms(terms)
         self.setCurrentWidget(self._page)
         self.paper_shown.emit(paper.id)
+
+    def set_reason(self, text: str) -> None:
+        """Say why the paper shown stands where it does ("": nothing to say)."""
+        self.reason.setText(text)
+        self.reason.setVisible(bool(text))
 
     def restyle(self) -> None:
         """Read the shown page and note preview again (a new theme): their links took

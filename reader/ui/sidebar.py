@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from reader.core.facets import Facets
 from reader.core.library import Library
 from reader.core.models import Status
-from reader.core.sorting import SORT_KEYS, sort_ids
+from reader.core.sorting import LEARNT, SORT_KEYS, sort_ids
 from reader.ui import plain, resources
 from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from reader.core.index import Fetched, SearchIndex
+    from reader.ui.interest import Interest
 
 # The search (reader.core.index, reader.core.query and theirs: some 40M instructions
 # to import) is loaded by the first search, facet count or edit, not for the first
@@ -95,10 +96,14 @@ class Sidebar(QWidget):
         self.search.setPlaceholderText("Search  (tag:x  status:unread  author:…  year:>=2024)")
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName("Search papers")
-        self.sort_combo = QComboBox(self)
+        self.sort_combo = _SortCombo(self)
         self.sort_combo.setAccessibleName("Sort by")
         for key, label in SORT_KEYS.items():
             self.sort_combo.addItem(f"Sort: {label}", key)
+        self.sort_combo.about_to_show = self._offer_learnt_sorts
+        self.sort_combo.view().setRowHidden(self.sort_combo.findData("like"), True)
+        #: predicted interest (see use_interest); None: the learnt orders are not offered
+        self.interest: Interest | None = None
         self.sort_order = QToolButton(self)
         self.sort_order.setCheckable(True)
         self.sort_order.setAccessibleName("Descending order")
@@ -253,8 +258,64 @@ class Sidebar(QWidget):
         Annotation edits do not re-sort, so the list holds still while triaging."""
         key, descending = self.sort_key()
         self.sort_order.setText("↑" if descending else "↓")
-        self._order = sort_ids(self._library, self._library.paper_ids(), key, descending=descending)
+        if key in LEARNT:
+            self._order = self._learnt_order(key)
+            self._order = self._order[::-1] if descending else self._order
+        else:
+            self._order = sort_ids(
+                self._library, self._library.paper_ids(), key, descending=descending
+            )
+        self.model.score_of = self._scores(key)
         self.apply_filters()
+
+    # -- predicted interest -------------------------------------------------
+
+    def use_interest(self, interest: Interest) -> None:
+        """Offer the orders `interest` learns, and follow its new models."""
+        self.interest = interest
+        interest.changed.connect(self._learnt)
+
+    def _learnt(self, which: str) -> None:
+        if which == "like":
+            self._offer_learnt_sorts()
+            if self.interest is not None and self.interest.like_wanted:
+                self.interest.like_wanted = False
+                self.set_sort("like", False)  # (More Like This asked for it)
+                return
+        if self.sort_key()[0] == which:
+            self.resort()
+
+    def _learnt_order(self, key: str) -> list[str]:
+        """Every paper in the order the model `key` ranks them (papers it has not
+        seen last, as the library has them); the library's order until it is learnt."""
+        ids = self._library.paper_ids()
+        order = self.interest.orders.get(key) if self.interest is not None else None
+        if order is None:
+            if self.interest is not None and key == "interest":
+                self.interest.refresh()  # (sorted again when it is learnt)
+            return ids
+        known = set(order)
+        papers = self._library.papers_by_id()
+        return [pid for pid in order if pid in papers] + [p for p in ids if p not in known]
+
+    def _scores(self, key: str) -> Callable[[str], float] | None:
+        model = self.interest.models.get(key) if self.interest and key in LEARNT else None
+        return model.score if model is not None and model.can_rank else None
+
+    def _offer_learnt_sorts(self) -> None:
+        """ "Predicted interest" once the library says what interests the user (a
+        decision, a status, a rating, a tag); "More like this" once it was asked for."""
+        from reader.core.interest import can_sort
+
+        view = self.sort_combo.view()
+        row = self.sort_combo.findData("interest")
+        item = self.sort_combo.model().item(row)  # type: ignore[attr-defined]
+        item.setEnabled(can_sort(self._library))
+        like = self.sort_combo.findData("like")
+        ready = self.interest is not None and "like" in self.interest.models
+        view.setRowHidden(like, not ready)
+        if ready and self.interest is not None:
+            self.sort_combo.setItemText(like, f"Sort: Like {self.interest.like_what}")
 
     def query_text(self) -> str:
         return " ".join(p for p in (self.search.text().strip(), self.facets.query()) if p)
@@ -513,3 +574,15 @@ class Sidebar(QWidget):
         row = self.view.currentIndex().row()
         row = 0 if row < 0 else max(0, min(count - 1, row + step))
         self.view.setCurrentIndex(self.model.index(row))
+
+
+class _SortCombo(QComboBox):
+    """The sort menu, brought up to date as it opens (which orders can be learnt)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.about_to_show: Callable[[], None] = lambda: None
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt override)
+        self.about_to_show()
+        super().showPopup()

@@ -8,24 +8,12 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
+from reader.core.ranking import EXPLORATION
 from reader.core.triage import DEFAULT_DECISIONS, Decision, next_untriaged, progress
 from reader.ui import plain
 from reader.ui.commands import TriageDecisionCommand
 from reader.ui.controller import PaperController
-
-TRIAGE_PREF = "triage_decisions"
-
-
-def stored_decisions(data: object) -> list[Decision]:
-    """The decisions kept in the library's preferences, or the defaults."""
-    if isinstance(data, list):
-        try:
-            decisions = [Decision.from_dict(d) for d in data if isinstance(d, dict)]
-        except ValueError:
-            decisions = []
-        if decisions:
-            return decisions
-    return list(DEFAULT_DECISIONS)
+from reader.ui.interest import INTEREST, Interest
 
 
 def parse_decisions(text: str) -> list[Decision]:
@@ -59,8 +47,8 @@ class TriageBar(QWidget):
         self.setObjectName("triageBar")
         self.setAccessibleName("Triage")
         self.progress = QProgressBar(self)
-        self.progress.setTextVisible(False)
-        self.progress.setMaximumWidth(180)
+        self.progress.setFormat("%p%")  # (empty, a bar without text looked like a text box)
+        self.progress.setFixedWidth(140)
         self.label = plain.PlainLabel(parent=self)
         self.label.setAccessibleName("Triage progress")
         self.buttons: list[QPushButton] = []
@@ -78,6 +66,7 @@ class TriageBar(QWidget):
         self.buttons = []
         for pos, action in enumerate(actions):
             button = QPushButton(f"{action.text()}  ({action.shortcut().toString()})", self)
+            button.setToolTip(action.toolTip())
             button.clicked.connect(action.trigger)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self._layout.insertWidget(2 + pos, button)
@@ -98,10 +87,18 @@ class Triage(QObject):
         controller: PaperController,
         bar: TriageBar,
         decisions: Sequence[Decision] = DEFAULT_DECISIONS,
+        interest: Interest | None = None,
     ) -> None:
         super().__init__(bar)
         self.controller = controller
         self.bar = bar
+        #: the next paper is the likeliest interesting once there is one "interesting"
+        #: and one other decision (without it: the list's order)
+        self.interest = interest
+        #: the share of picks made at random among the undecided (so that it does not
+        #: dwell on the first kind of paper it learnt), drawn from `seed`
+        self.exploration = EXPLORATION
+        self.seed = 0
         self.active = False
         self.decision_actions: list[QAction] = []
         self._decisions: list[Decision] = []
@@ -115,6 +112,8 @@ class Triage(QObject):
         bar.exit_button.clicked.connect(lambda: self.set_active(False))
         controller.library_changed.connect(lambda _change: self.update_progress())
         controller.sidebar.filtered.connect(self.update_progress)
+        if interest is not None:
+            interest.changed.connect(lambda which: which == INTEREST and self.update_progress())
         self.set_decisions(decisions)
 
     @property
@@ -130,6 +129,7 @@ class Triage(QObject):
         self.decision_actions = []
         for decision in self._decisions:
             action = QAction(plain.action_text(decision.label), view)
+            action.setToolTip(plain.tooltip(_what_it_does(decision)))
             action.setShortcut(QKeySequence(decision.key.upper()))
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             action.setEnabled(self.active)
@@ -147,6 +147,8 @@ class Triage(QObject):
             action.setEnabled(on)
         self.bar.setVisible(on)
         if on:
+            if self.interest is not None:
+                self.interest.refresh()  # (the features are built now, off the GUI thread)
             self.update_progress()
             self.controller.sidebar.view.setFocus()
             current = self.controller.sidebar.current_id()
@@ -170,11 +172,31 @@ class Triage(QObject):
         self.controller.push(
             TriageDecisionCommand(self.controller.library, pid, decision, self._decisions)
         )
+        if self.interest is not None:
+            self.interest.refresh()  # learnt off the GUI thread; the last model meanwhile
         self.advance(pid)
 
     def advance(self, after: str | None) -> None:
-        sidebar = self.controller.sidebar
-        nxt = next_untriaged(self.controller.library, sidebar.model.ids(), after, self._decisions)
+        """Show the next paper to decide: the likeliest interesting (the last model
+        learnt) once the library says what interests the user, else the next in the
+        list's order."""
+        sidebar, lib = self.controller.sidebar, self.controller.library
+        ids = sidebar.model.ids()
+        if self.interest is not None:
+            from reader.core.interest import next_paper
+
+            model = self.interest.model
+            nxt = next_paper(
+                lib,
+                model,
+                ids,
+                after,
+                self._decisions,
+                exploration=self.exploration,
+                seed=self.seed,
+            )
+        else:
+            nxt = next_untriaged(lib, ids, after, self._decisions)
         if nxt is not None:
             sidebar.select_paper(nxt)
         self.update_progress()
@@ -182,9 +204,32 @@ class Triage(QObject):
     def update_progress(self) -> None:
         if not self.active:
             return
-        ids = self.controller.sidebar.model.ids()
-        p = progress(self.controller.library, ids, self._decisions)
+        lib, ids = self.controller.library, self.controller.sidebar.model.ids()
+        p = progress(lib, ids, self._decisions)
         self.bar.progress.setRange(0, max(p.total, 1))
         self.bar.progress.setValue(p.triaged)
         done = " — all done!" if p.total and p.triaged == p.total else ""
-        self.bar.label.setText(p.summary(self._decisions) + done)
+        text = p.summary(self._decisions) + done
+        model = self.interest.model if self.interest is not None else None
+        if model is not None and model.can_rank:
+            from reader.core.interest import interest_progress
+
+            text = interest_progress(lib, model, ids, self._decisions).summary() + done
+            self.bar.label.setToolTip(plain.tooltip(ESTIMATE_TIP))
+        self.bar.label.setText(text)
+
+
+#: how the triage bar's estimate is made
+ESTIMATE_TIP = (
+    "Papers come in order of predicted interest, learnt from your decisions, tags and "
+    "ratings on this computer. “About N more expected”: the undecided papers' scores "
+    "turned into chances by a fit to your decisions so far, added up (rough, and high "
+    "early on). Many skipped since the last interesting one: probably time to stop."
+)
+
+
+def _what_it_does(decision: Decision) -> str:
+    """A decision's tooltip: what pressing it records (a tag, or a reading status)."""
+    if decision.kind == "status":
+        return f"{decision.label}: marks the paper {decision.value} (its reading status)"
+    return f"{decision.label}: tags the paper “{decision.value}”"

@@ -51,11 +51,11 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.models import Highlight, Paper
+from reader.core.prefs import TRIAGE_DECISIONS as TRIAGE_PREF
 from reader.ui import plain
 from reader.ui.main_window import HIGHLIGHT_NAMES_PREF, MainWindow
 from reader.ui.tag_manager import TagManager
 from reader.ui.tasks import TaskRunner
-from reader.ui.triage import TRIAGE_PREF
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify")
 
@@ -229,9 +229,9 @@ def fill(app, payloads: list[str], *, tags: list[str] | None = None) -> str:
     )
     w = app.window
     w.finish_setup()
-    from reader.ui.triage import stored_decisions
+    from reader.core.triage import stored_decisions
 
-    w.triage.set_decisions(stored_decisions(lib.prefs.get(TRIAGE_PREF)))
+    w.triage.set_decisions(stored_decisions(lib))
     w.sidebar.search.clear()
     w.sidebar.apply_filters()
     w.sidebar.refresh_facets()
