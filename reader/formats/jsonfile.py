@@ -307,9 +307,10 @@ def _quick_paper(item: dict[str, Any], name: str) -> Paper | None:
     if not presentation and status and status.lower() not in _READING_STATUSES:
         presentation = status
     doi = normalise_doi(doi) if doi else ""
+    link = url or pdf  # (the careful path's url: a record with a PDF link only has it)
     arxiv = (
         (find_arxiv(arxiv) if arxiv else "")
-        or (find_arxiv(url, bare=False) if "arxiv" in low else "")
+        or (find_arxiv(link, bare=False) if "arxiv" in link.lower() else "")
         or (find_arxiv(doi, bare=False) if doi else "")
     )
     if not pid or (len(pid) <= 6 and pid.isdecimal()):  # no id, or a counter (see stable_id)
@@ -318,7 +319,7 @@ def _quick_paper(item: dict[str, Any], name: str) -> Paper | None:
         )
     authors_ = tuple(filter(None, authors))
     return Paper(
-        pid, title, authors_, abstract, venue, year, url or pdf, presentation, track, doi, arxiv,
+        pid, title, authors_, abstract, venue, year, link, presentation, track, doi, arxiv,
         name, False, "", pdf, (), area,
     )  # fmt: skip
 

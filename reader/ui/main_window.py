@@ -80,6 +80,9 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.sidebar.facets)
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(right)
+        # at 900 px the reader gives way before the facets' counts and the titles do
+        self.sidebar.facets.setMinimumWidth(150)
+        self.sidebar.setMinimumWidth(240)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 5)

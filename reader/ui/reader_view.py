@@ -203,9 +203,12 @@ class ReaderPane(QStackedWidget):
         self.tag_editor = TagEditor(lower)
         self.tag_editor.tags_added.connect(self.tags_added)
         self.tag_editor.tag_removed.connect(self.tag_removed)
-        status_row.addSpacing(12)
-        status_row.addWidget(QLabel("Tags:", lower))
-        status_row.addWidget(self.tag_editor, 1)
+        status_row.addStretch(1)
+        # the tags on a line of their own: its chips wrap across the pane's width
+        tags_row = QHBoxLayout()
+        tags_label = QLabel("Tags:", lower)
+        tags_row.addWidget(tags_label, 0, Qt.AlignmentFlag.AlignTop)
+        tags_row.addWidget(self.tag_editor, 1)
 
         self.backlinks = QLabel(lower)
         self.backlinks.setObjectName("backlinks")
@@ -226,6 +229,7 @@ class ReaderPane(QStackedWidget):
         self._lower_layout = QVBoxLayout(lower)
         self._lower_layout.setContentsMargins(8, 4, 8, 8)
         self._lower_layout.addLayout(status_row)
+        self._lower_layout.addLayout(tags_row)
         self._lower_layout.addWidget(self.reason)
         self._lower_layout.addWidget(self.backlinks)
         self._lower_layout.addWidget(self.note_editor, 1)

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QLineEdit, QToolButton, QWidget
 
 from reader.ui import plain
+from reader.ui.flow import FlowLayout
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCompleter
@@ -34,9 +35,9 @@ class TagEditor(QWidget):
         self._chips: list[QToolButton] = []
         #: tag -> "#rrggbb"
         self.tag_colours: dict[str, str] = {}
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self._layout.setSpacing(4)
+        # chips wrap onto more lines: many tags make the row taller, never the pane
+        # wider (which squeezed the list and the facets)
+        self._layout = FlowLayout(self)
         self.entry = QLineEdit(self)
         self.entry.setPlaceholderText("Add tag…")
         self.entry.setAccessibleName("Add tag")
@@ -45,7 +46,7 @@ class TagEditor(QWidget):
         self.entry.installEventFilter(self)
         self._completion_model = QStringListModel(self)
         self.entry.returnPressed.connect(self._on_return)
-        self._layout.addWidget(self.entry, 1)
+        self._layout.addWidget(self.entry)
 
     def tags(self) -> list[str]:
         return list(self._tags)
@@ -70,7 +71,7 @@ class TagEditor(QWidget):
             chip.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             chip.clicked.connect(lambda _=False, t=tag: self.tag_removed.emit(t))
             chip.installEventFilter(self)
-            self._layout.insertWidget(pos, chip)
+            self._layout.insert_widget(pos, chip)
             self._chips.append(chip)
         self.repaint_chips()
 

@@ -6,7 +6,14 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from reader.core.ranking import EXPLORATION
 from reader.core.triage import DEFAULT_DECISIONS, Decision, next_untriaged, progress
@@ -51,13 +58,26 @@ class TriageBar(QWidget):
         self.progress.setFixedWidth(140)
         self.label = plain.PlainLabel(parent=self)
         self.label.setAccessibleName("Triage progress")
+        # the numbers wrap rather than widen the bar: a longer text ("10 / 19") must
+        # never narrow the list or push the buttons out of the window
+        self.label.setWordWrap(True)
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.label.setMinimumWidth(120)
         self.buttons: list[QPushButton] = []
         self.exit_button = QPushButton("Done (Esc)", self)
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(8, 4, 8, 4)
-        self._layout.addWidget(self.progress)
-        self._layout.addWidget(self.label, 1)
+        # the numbers above, the buttons below: neither row asks for more width than
+        # the reader pane has at 900 px
+        numbers = QHBoxLayout()
+        numbers.addWidget(self.progress)
+        numbers.addWidget(self.label, 1)
+        self._layout = QHBoxLayout()
+        self._layout.addStretch(1)
         self._layout.addWidget(self.exit_button)
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(8, 4, 8, 4)
+        rows.setSpacing(2)
+        rows.addLayout(numbers)
+        rows.addLayout(self._layout)
         self.hide()
 
     def set_actions(self, actions: Sequence[QAction]) -> None:
@@ -69,7 +89,7 @@ class TriageBar(QWidget):
             button.setToolTip(action.toolTip())
             button.clicked.connect(action.trigger)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            self._layout.insertWidget(2 + pos, button)
+            self._layout.insertWidget(pos, button)
             self.buttons.append(button)
 
 

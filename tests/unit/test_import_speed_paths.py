@@ -225,6 +225,7 @@ def careful(item: dict[str, Any], name: str = "x.json") -> Any:
 @example({"title": "T", "venue": "V", "url": "https://nips.cc/virtual/2019/x/", "status": "Oral"})
 @example({"title": "T", "authors": ["A", ""], "id": "\u0967\u0968"})
 @example({"title": "T", "doi": "https://doi.org/10.48550/arXiv.2501.01234"})
+@example({"title": "0", "pdf": "arXiv:2501.01234v2"})  # the arXiv id of a PDF link alone
 def test_quick_record_is_the_careful_record(item: dict[str, Any]) -> None:
     try:
         quick = jsonfile._quick_paper(item, "x.json")
