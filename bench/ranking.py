@@ -128,8 +128,38 @@ def retrain_at(n: int) -> dict[str, float]:
         started = time.perf_counter()
         model = features.train(labels)
         model.best(features.ids)
+        model.calibrate()
         times.append(time.perf_counter() - started)
-    return {"papers": n, "features_s": round(build_s, 2), "retrain_s": round(min(times), 4)}
+    return {
+        "papers": n,
+        "features_s": round(build_s, 2),
+        "retrain_s": round(min(times), 4),
+        "gui_thread_ms": gui_thread_ms(papers, decided, model),
+    }
+
+
+def gui_thread_ms(papers: list[Any], decided: list[int], model: Any) -> float:
+    """What the window's GUI thread does of the model's work after one decision (the
+    decision written aside): the library's decisions read for the trainer, the next
+    paper chosen with the last model, the triage bar's numbers. Median of 5, ms."""
+    from reader.core.interest import interest_progress, next_paper, training_labels
+    from reader.core.library import Library
+    from reader.core.screening import MemoryStore
+    from reader.core.triage import DEFAULT_DECISIONS, apply_decision
+
+    lib = Library(MemoryStore(papers))
+    interesting, _later, skip = DEFAULT_DECISIONS
+    for k, i in enumerate(decided[:20]):
+        apply_decision(lib, papers[i].id, interesting if k % 4 == 0 else skip, DEFAULT_DECISIONS)
+    ids = [p.id for p in papers]
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        training_labels(lib)
+        next_paper(lib, model, ids, None, exploration=0.0)
+        interest_progress(lib, model, ids).summary()
+        times.append((time.perf_counter() - started) * 1000)
+    return round(statistics.median(times), 2)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -170,6 +170,9 @@ class Model:
         self.labels = dict(labels)
         self.positives = sum(1 for v in self.labels.values() if v)
         self.negatives = len(self.labels) - self.positives
+        #: calibrate()'s fit, once made (`_calibrated`)
+        self._platt: tuple[float, float] | None = None
+        self._calibrated = False
 
     @property
     def can_rank(self) -> bool:
@@ -213,25 +216,38 @@ class Model:
         names = self.features.names
         return [(names[vec.indices[i]], float(parts[i])) for i in top if parts[i] > 0]
 
+    def calibrate(self) -> tuple[float, float] | None:
+        """The logistic fit of the decisions so far to their scores (Platt scaling):
+        slope and intercept, None without both kinds of decision. Made once (the
+        trainer's thread calls it, so the GUI thread only applies it)."""
+        if not self._calibrated:
+            self._calibrated = True
+            if self.positives and self.negatives:
+                from sklearn.linear_model import LogisticRegression
+
+                rows = list(self.labels)
+                fit = LogisticRegression()
+                fit.fit(self.scores[rows].reshape(-1, 1), [self.labels[r] for r in rows])
+                self._platt = (float(fit.coef_[0][0]), float(fit.intercept_[0]))
+        return self._platt
+
     def expected_interesting(self, ids: Iterable[str]) -> float:
         """An estimate of how many of `ids` are interesting: the sum of their
         probabilities, the scores mapped to probabilities by a logistic fit to the
-        decisions so far (Platt scaling). Rough: the papers decided were mostly those
-        ranked first, so it leans high early on. NaN without both kinds of decision."""
+        decisions so far (see calibrate()). Rough: the papers decided were mostly
+        those ranked first, so it leans high early on. NaN without both kinds of
+        decision."""
         import numpy as np
 
-        if not self.positives or not self.negatives:
+        platt = self.calibrate()
+        if platt is None:
             return float("nan")
-        from sklearn.linear_model import LogisticRegression
-
-        rows = list(self.labels)
-        fit = LogisticRegression()
-        fit.fit(self.scores[rows].reshape(-1, 1), [self.labels[r] for r in rows])
         known = [self.features.row[p] for p in ids if p in self.features.row]
         if not known:
             return 0.0
-        probs = fit.predict_proba(np.asarray(self.scores[known], dtype=float).reshape(-1, 1))
-        return float(probs[:, 1].sum())
+        slope, intercept = platt
+        z = np.asarray(self.scores[known], dtype=float) * slope + intercept
+        return float((1.0 / (1.0 + np.exp(-z))).sum())
 
 
 def can_learn(labels: Mapping[str, bool]) -> bool:

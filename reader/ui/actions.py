@@ -190,6 +190,36 @@ def build_actions(
         list_only=True,
     )
 
+    def copy_cited(fmt: str) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        from reader.formats.citing import cite
+
+        ids = controller.target_ids()
+        if ids:
+            QApplication.clipboard().setText(cite(controller.library.papers(), ids, fmt))
+            one, many = (
+                ("citation", "citations") if fmt == "text" else ("BibTeX entry", "BibTeX entries")
+            )
+            count = f"{len(ids):,} {one if len(ids) == 1 else many}"
+            window.statusBar().showMessage(f"Copied {count}", 5_000)
+
+    actions.separator("&Paper")
+    add(
+        "copy_citation",
+        "Copy &Citation",
+        ["Ctrl+Shift+C"],
+        lambda: copy_cited("text"),
+        menu="&Paper",
+    )
+    add(
+        "copy_bibtex",
+        "Copy as &BibTeX",
+        ["Ctrl+Alt+C"],
+        lambda: copy_cited("bibtex"),
+        menu="&Paper",
+    )
+
     add("next_paper", "Next Paper", ["J"], lambda: sidebar.move(1), menu="&Go", list_only=True)
     add("prev_paper", "Previous Paper", ["K"], lambda: sidebar.move(-1), menu="&Go", list_only=True)
     add("focus_search", "Search", ["Ctrl+F"], focus_search, menu="&Go")
@@ -379,5 +409,7 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
         for tag in tags:
             remove.addAction(plain.action_text(tag), lambda t=tag: controller.remove_tags([t]))
     menu.addSeparator()
+    menu.addAction(actions.copy_citation)
+    menu.addAction(actions.copy_bibtex)
     menu.addAction(actions.open_link)
     return menu

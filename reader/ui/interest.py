@@ -134,6 +134,7 @@ class Interest(QObject):
 
             built = features or Features.build(papers)
             model = built.train(labels)
+            model.calibrate()  # (here: the triage bar only applies it)
             return built, model, model.order(built.ids)
 
         def done(result: tuple[Features, Model, list[str]]) -> None:

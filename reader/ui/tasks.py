@@ -64,9 +64,16 @@ class _Runnable(QRunnable):
         try:
             result = self._fn(self._task)
         except BaseException as exc:  # reported to the GUI thread, never lost in a worker
-            self._task.relay.failed.emit(exc)
+            self._tell(self._task.relay.failed, exc)
         else:
-            self._task.relay.finished.emit(result)
+            self._tell(self._task.relay.finished, result)
+
+    @staticmethod
+    def _tell(signal: Any, value: Any) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:  # the window went while the work ran: nobody to tell
+            pass
 
 
 class TaskRunner:
