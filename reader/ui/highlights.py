@@ -35,7 +35,6 @@ __all__ = [
     "Highlighter",
     "RenameColoursDialog",
     "SetHighlightsCommand",
-    "install",
 ]
 
 MAX_NAME_CHARS = 40
@@ -298,14 +297,3 @@ class Highlighter(QObject):
 
     def _say(self, message: str) -> None:
         self._window.statusBar().showMessage(plain.one_line(message), 6_000)
-
-
-def install(window: MainWindow, palette: HighlightPalette | None = None) -> Highlighter:
-    """Add highlighting to `window` (once; a second call returns the first Highlighter).
-    `palette` carries the user's colour names; default: the pane's own."""
-    existing = getattr(window, "highlighter", None)
-    if isinstance(existing, Highlighter):
-        return existing
-    highlighter = Highlighter(window, palette or window.pane.highlight_panel.highlight_palette)
-    window.highlighter = highlighter  # type: ignore[attr-defined]
-    return highlighter

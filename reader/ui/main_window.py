@@ -26,15 +26,15 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
     from reader.ui.actions import Actions
+    from reader.ui.highlights import Highlighter
     from reader.ui.interest import Interest
+    from reader.ui.note_links import NoteLinks
     from reader.ui.palette import CheatSheet, CommandPalette
     from reader.ui.triage import Triage, TriageBar
 
 HIGHLIGHT_NAMES_PREF = "highlight_names"
 #: the menu bar, from the first paint (finish_setup() fills the menus)
 MENUS = ("&File", "&Edit", "&Paper", "&View", "&Go", "&Help")
-#: set by finish_setup() (highlights.install, note_links.install): reading one first runs it
-_LATE_ATTRIBUTES = frozenset({"highlighter", "note_links"})
 
 
 class MainWindow(QMainWindow):
@@ -168,12 +168,13 @@ class MainWindow(QMainWindow):
     def triage_bar(self) -> TriageBar:
         return self.triage.bar
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _LATE_ATTRIBUTES and self.setup_pending() and not self._in_step:
-            self.finish_setup()
-            if name in self.__dict__:
-                return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    @property
+    def highlighter(self) -> Highlighter:
+        return self._late("_highlighter")
+
+    @property
+    def note_links(self) -> NoteLinks:
+        return self._late("_note_links")
 
     def _build_actions(self) -> None:
         from reader.ui.actions import build_actions
@@ -206,7 +207,7 @@ class MainWindow(QMainWindow):
         prefs = self.controller.library.prefs
         palette = HighlightPalette(prefs.get(HIGHLIGHT_NAMES_PREF) or [])
         palette.renamed.connect(lambda names: prefs.set_highlight_names(list(names)))
-        highlights.install(self, palette)
+        self._highlighter = highlights.Highlighter(self, palette)
         self.controller.library_changed.connect(
             lambda change: (
                 "prefs" in change.fields
@@ -215,9 +216,9 @@ class MainWindow(QMainWindow):
         )
 
     def _install_note_links(self) -> None:
-        from reader.ui import note_links
+        from reader.ui.note_links import NoteLinks
 
-        note_links.install(self)
+        self._note_links = NoteLinks(self)
 
     # -- what the window's own actions do ---------------------------------------------------
 

@@ -195,13 +195,3 @@ class NoteLinks(QObject):
 
     def _say(self, message: str) -> None:
         self._window.statusBar().showMessage(plain.one_line(message), 8_000)
-
-
-def install(window: MainWindow) -> NoteLinks:
-    """Add note links to `window` (once; a second call returns the first NoteLinks)."""
-    existing = getattr(window, "note_links", None)
-    if isinstance(existing, NoteLinks):
-        return existing
-    links = NoteLinks(window)
-    window.note_links = links  # type: ignore[attr-defined]
-    return links

@@ -20,8 +20,7 @@ QUOTE = "it still suffers from high training cost"
 
 @pytest.fixture
 def hl(app):
-    highlights.install(app.window)
-    highlighter = highlights.install(app.window)  # a second install is harmless
+    highlighter = app.window.highlighter  # (made by the window's setup, run now)
     assert app.window.sidebar.select_paper(DA_KD)
     return highlighter
 

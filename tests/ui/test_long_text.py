@@ -189,7 +189,6 @@ def test_search_marks_in_a_long_word_are_few(qtbot, long_paper):
 
 def test_note_links_show_the_start_of_a_long_title(qtbot, app, tmp_path):
     from reader.core.links import MAX_TITLE_CHARS
-    from reader.ui import note_links
 
     path = tmp_path / "linked.json"
     source = Paper("src", TITLE, ("A. Author",), "An abstract.")
@@ -197,7 +196,7 @@ def test_note_links_show_the_start_of_a_long_title(qtbot, app, tmp_path):
     note = Annotation("src", note="See [[A Short Title]].")
     path.write_text(jsonfile.export([(source, note), (target, Annotation("dst"))]), "utf-8")
     import_files(app.controller.library, [path])
-    links = note_links.install(app.window)
+    links = app.window.note_links
     assert app.window.sidebar.select_paper("dst")
     links.show_backlinks("dst")  # "Mentioned in 1 note: ttt…"
     label = app.window.pane.backlinks.text()

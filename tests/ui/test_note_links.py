@@ -10,7 +10,6 @@ from PySide6.QtGui import QTextCursor
 
 from reader.core.links import MAX_MATCHES, TitleCatalogue, linked_keys, plain_title
 from reader.core.models import Paper
-from reader.ui import note_links
 
 DA_KD = "t-079022f112"
 FLOAT = "t-2702e2f312"  # "Floating-Point Neural Networks Can Represent Almost All ..."
@@ -19,8 +18,7 @@ ERWIN = "t-b126cc30ab"
 
 @pytest.fixture
 def links(app):
-    note_links.install(app.window)
-    installed = note_links.install(app.window)  # a second install is harmless
+    installed = app.window.note_links  # (made by the window's setup, run now)
     assert app.window.sidebar.select_paper(DA_KD)
     return installed
 
