@@ -31,6 +31,7 @@ from reader.core.edits import (
     FillIfEmpty,
     Kept,
     PaperOp,
+    PutHighlight,
     RemoveTags,
     RenameTag,
     Revert,
@@ -46,7 +47,7 @@ from reader.core.edits import (
     stored_changes,
     tag_ops,
 )
-from reader.core.models import Annotation, Highlight, Paper, Status
+from reader.core.models import PURGED, TRASH, Annotation, Highlight, Paper, Status
 from reader.core.normalise import normalise_tag
 from reader.core.prefs import SAVED_SEARCHES, TAG_COLOURS, Preferences
 
@@ -576,6 +577,72 @@ class Library:
             return
         self._papers.update(zip(map(attrgetter("id"), papers), papers, strict=True))
         self._announce(Change(frozenset(p.id for p in papers), frozenset({"papers"})))
+
+    # -- deleting and merging papers -------------------------------------------
+
+    def delete_papers(self, paper_ids: Iterable[str]) -> list[Paper]:
+        """Move papers to the trash: they leave the catalogue, on every device the
+        library is synced to; what the user wrote about them stays until the trash is
+        emptied (restore_papers() puts them back with it). The papers moved."""
+        gone = [self._papers[pid] for pid in dict.fromkeys(paper_ids) if pid in self._papers]
+        if gone:
+            self._deleting_store().delete_papers(dict.fromkeys((p.id for p in gone), TRASH))
+            for paper in gone:
+                del self._papers[paper.id]
+            self._announce(Change(frozenset(p.id for p in gone), frozenset({"papers"})))
+        return gone
+
+    def restore_papers(self, papers: Sequence[Paper]) -> None:
+        """Put papers back from the trash (a line of each, later than its deletion)."""
+        self.add_papers([p for p in papers if p.id not in self._papers])
+
+    def trash(self) -> list[Paper]:
+        """The papers in the trash, in the order they entered the catalogue."""
+        trash = getattr(self._store, "trash", None)
+        return [p for p in trash() if p.id not in self._papers] if trash is not None else []
+
+    def empty_trash(self) -> int:
+        """Forget the papers in the trash and what the user wrote about them (their
+        annotations removed: the last step that loses anything). How many went."""
+        papers = self.trash()
+        if not papers:
+            return 0
+        anns = self._annotations
+        written = {p.id: anns[p.id] for p in papers if p.id in anns}
+        if written:
+            self.revert(Edit({pid: (None, ann) for pid, ann in written.items()}))
+        self._deleting_store().delete_papers(dict.fromkeys((p.id for p in papers), PURGED))
+        return len(papers)
+
+    def merge_papers(self, keep: str, other: str) -> Edit:
+        """Make `other` part of `keep`: its tags, highlights and note (after keep's)
+        added, the further reading status and the higher rating taken; then `other`
+        goes to the trash, what was written about it still there. What the merge
+        changed of keep's annotation (to undo it, with restore_papers([other]))."""
+        self.paper(keep)
+        theirs = self.annotation(other)
+        mine = self.annotation(keep)
+        ops: list[PaperOp] = []
+        if theirs.tags:
+            ops.append(AddTags((keep,), tuple(theirs.tags)))
+        order = list(Status)
+        if order.index(theirs.status) > order.index(mine.status):
+            ops.append(SetStatus((keep,), theirs.status))
+        if theirs.rating > mine.rating:
+            ops.append(SetRating((keep,), theirs.rating))
+        if theirs.note.strip():
+            note = f"{mine.note.rstrip()}\n\n{theirs.note}" if mine.note.strip() else theirs.note
+            ops.append(SetNote(keep, note))
+        known = {h.id for h in mine.highlights}
+        ops += [PutHighlight(keep, h) for h in theirs.highlights if h.id not in known]
+        edit = self._edit(ops) if ops else NO_EDIT
+        self.delete_papers([other])
+        return edit
+
+    def _deleting_store(self) -> Any:
+        if not hasattr(self._store, "delete_papers"):
+            raise SaveFailed("this library cannot delete papers")
+        return self._store
 
     # -- other processes --------------------------------------------------
 

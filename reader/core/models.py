@@ -614,6 +614,9 @@ def _plain(
 _get_annotation_fields = operator.itemgetter(
     "status", "tags", "note", "highlights", "rating", "created", "modified"
 )
+#: how a paper leaves the catalogue: to the trash (what the user wrote about it kept,
+#: to be put back), or purged (the trash emptied)
+TRASH, PURGED = "trash", "purged"
 #: the fields of a paper without an annotation, to read (its paper_id is no paper's)
 NO_ANNOTATION = Annotation("")
 _STATUSES = {s.value: s for s in Status}

@@ -20,8 +20,8 @@ from reader.core.models import Paper, paper_from_row
 from reader.store.cachefile import cache_dir, library_name, set_aside
 from reader.store.paper_files import PapersFile, catalogue_files, read_file
 
-#: 2: pdf, keywords and primary_area (an index of schema 1 is made anew from the files)
-SCHEMA = 2
+#: 2: pdf, keywords and primary_area; 3: papers deleted (an older index is made anew)
+SCHEMA = 3
 _COLUMNS = (
     "id, title, authors, abstract, venue, year, url, presentation, track, doi, arxiv,"
     " source, title_derived, added, pdf, keywords, primary_area"
@@ -34,7 +34,8 @@ CREATE TABLE papers (
     year INTEGER, url TEXT NOT NULL, presentation TEXT NOT NULL, track TEXT NOT NULL,
     doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
     title_derived INTEGER NOT NULL, added TEXT NOT NULL, pdf TEXT NOT NULL,
-    keywords TEXT NOT NULL, primary_area TEXT NOT NULL
+    keywords TEXT NOT NULL, primary_area TEXT NOT NULL,
+    deleted TEXT NOT NULL DEFAULT ''
 );
 PRAGMA user_version={SCHEMA};
 """
@@ -46,8 +47,22 @@ ON CONFLICT (id) DO UPDATE SET
     url = excluded.url, presentation = excluded.presentation, track = excluded.track,
     doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
     title_derived = excluded.title_derived, added = excluded.added, pdf = excluded.pdf,
-    keywords = excluded.keywords, primary_area = excluded.primary_area
+    keywords = excluded.keywords, primary_area = excluded.primary_area, deleted = ''
 WHERE excluded.rank >= papers.rank
+"""
+#: a paper deleted (to the trash, or purged): its row kept, marked; one the index has
+#: not seen yet gets an empty row, no title and no abstract, which no paper has (its
+#: line, of an earlier stamp, fills it then)
+_DELETE = f"""
+INSERT INTO papers (rank, {_COLUMNS}, deleted)
+VALUES (?, ?, '', '', '', '', NULL, '', '', '', '', '', '', 0, '', '', '', '', ?)
+ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, deleted = excluded.deleted
+WHERE excluded.rank >= papers.rank
+"""
+#: the line of a paper of an earlier stamp than its deletion: its fields, still deleted
+_FILL = f"""
+UPDATE papers SET ({_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+WHERE id = ? AND title = '' AND abstract = '' AND deleted != '' AND rank > ?
 """
 #: between the authors of a paper in its row
 AUTHORS_SEP = "\x1f"
@@ -200,6 +215,10 @@ class CatalogueDB:
         db.execute("BEGIN IMMEDIATE")
         try:
             db.executemany(_UPSERT, _rows(rank, papers_file.papers))
+            db.executemany(_FILL, (
+                (*row[1:], row[1], rank) for row in _rows(rank, papers_file.papers)
+            ))  # fmt: skip
+            db.executemany(_DELETE, ((rank, pid, how) for pid, how in papers_file.deleted.items()))
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", (papers_file.name, *stat))
             db.execute("COMMIT")
         except BaseException:
@@ -208,10 +227,14 @@ class CatalogueDB:
 
     # -- reading ----------------------------------------------------------------
 
-    def papers(self) -> list[Paper]:
-        """Every paper, in the order they entered the index."""
+    def papers(self, deleted: str = "") -> list[Paper]:
+        """Every paper, in the order they entered the index (`deleted`: those in the
+        trash, paper_files.TRASH, instead)."""
         with self._mutex:
-            cursor = self._connection().execute(f"SELECT {_COLUMNS} FROM papers ORDER BY rowid")
+            cursor = self._connection().execute(
+                f"SELECT {_COLUMNS} FROM papers WHERE deleted = ? AND title != '' ORDER BY rowid",
+                (deleted,),
+            )
             papers: list[Paper] = []
             sep = AUTHORS_SEP
             while rows := cursor.fetchmany(FETCH_ROWS):
@@ -235,4 +258,5 @@ class CatalogueDB:
 
     def count(self) -> int:
         with self._mutex:
-            return int(self._connection().execute("SELECT count(*) FROM papers").fetchone()[0])
+            found = self._connection().execute("SELECT count(*) FROM papers WHERE deleted = ''")
+            return int(found.fetchone()[0])

@@ -16,7 +16,7 @@ from tinydb.table import Table
 from reader.core import crdt
 from reader.core.hlc import Clock
 from reader.core.library import NOTHING_NEW, CaughtUp
-from reader.core.models import Annotation, Paper
+from reader.core.models import TRASH, Annotation, Paper
 from reader.store import journal, paper_files
 from reader.store.catalogue_db import CatalogueDB
 from reader.store.device import DEVICES_DIR, device_id
@@ -766,6 +766,24 @@ class LibraryFolder:
         written = paper_files.PapersFile("", self._clock.now(), papers)
         name = self.locked(lambda: paper_files.write_file(self.device_dir, papers, written.stamp))
         self.catalogue.add(self.folder, name, dataclasses.replace(written, name=name))
+
+    def delete_papers(self, deleted: Mapping[str, str]) -> None:
+        """Papers `deleted` (id -> TRASH or PURGED, reader.core.models) written as this
+        device's next catalogue file and taken into the index: on every device they
+        leave the catalogue (what was written about them stays, see Library)."""
+        why = self.read_only()
+        if why:
+            raise StorageError(why)
+        marks = dict(deleted)
+        written = paper_files.PapersFile("", self._clock.now(), [], marks)
+        name = self.locked(
+            lambda: paper_files.write_file(self.device_dir, [], written.stamp, marks)
+        )
+        self.catalogue.add(self.folder, name, dataclasses.replace(written, name=name))
+
+    def trash(self) -> list[Paper]:
+        """The papers in the trash (deleted, not purged)."""
+        return self.catalogue.papers(TRASH)
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 

@@ -9,6 +9,11 @@ copies whole new files. The catalogue is the merge of every device's files: for 
 paper id, the line of the file with the latest stamp (a hybrid-logical-clock stamp,
 see reader.core.hlc), the later line within one file.
 
+A paper moved to the trash is a line ``{"id": ID, "deleted": "trash"}`` of a later
+file (``"purged"`` once the trash is emptied); a file with such lines is of version 2,
+which an older Paper Reader leaves unread rather than misread. A paper put back is
+its whole line again, in a file later still.
+
 A file not yet whole (a syncer still copying it: no final newline, fewer lines
 than its header counts) is left for later, never reported; a syncer's temporary
 files and conflict copies do not have the name of a catalogue file and are not
@@ -20,17 +25,19 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from reader.core.models import Paper
+from reader.core.models import PURGED, TRASH, Paper
 from reader.store.device import DEVICES_DIR
 from reader.store.storage import StorageError, atomic_write_pieces, reason
 
 PAPERS_DIR = "papers"
 FORMAT = "paper-reader papers"
 VERSION = 1
+#: the version of a file that deletes papers (see above)
+DELETING_VERSION = 2
 _NAME = re.compile(r"(\d{6,9})\.jsonl")
 
 #: a catalogue file as the index last saw it: (size, mtime in ns)
@@ -39,11 +46,13 @@ Stat = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class PapersFile:
-    """One catalogue file read whole: its stamp and its papers in order."""
+    """One catalogue file read whole: its stamp, its papers in order, and the papers
+    it deletes (id -> TRASH or PURGED)."""
 
     name: str
     stamp: str
     papers: list[Paper]
+    deleted: dict[str, str] = field(default_factory=dict)
 
 
 def papers_dir(device_dir: Path) -> Path:
@@ -81,19 +90,32 @@ def catalogue_files(folder: Path) -> dict[str, Stat]:
 PIECE_PAPERS = 1_000
 
 
-def _pieces(header: dict[str, object], papers: Sequence[Paper]) -> Iterator[bytes]:
-    """A catalogue file's bytes, the header then a thousand papers at a time."""
+def _pieces(
+    header: dict[str, object], papers: Sequence[Paper], deleted: Mapping[str, str]
+) -> Iterator[bytes]:
+    """A catalogue file's bytes, the header then a thousand papers at a time, then
+    the deletions."""
     import orjson
 
     yield orjson.dumps(header, option=orjson.OPT_APPEND_NEWLINE)
     for start in range(0, len(papers), PIECE_PAPERS):
         lines = [orjson.dumps(p.to_dict()) for p in papers[start : start + PIECE_PAPERS]]
         yield b"\n".join(lines) + b"\n"
+    if deleted:
+        lines = [orjson.dumps({"id": pid, "deleted": how}) for pid, how in deleted.items()]
+        yield b"\n".join(lines) + b"\n"
 
 
-def write_file(device_dir: Path, papers: Sequence[Paper], stamp: str) -> str:
-    """Write `papers` as this device's next catalogue file, stamped `stamp`; returns
-    its name relative to the library folder. Call it holding the library's lock."""
+def write_file(
+    device_dir: Path,
+    papers: Sequence[Paper],
+    stamp: str,
+    deleted: Mapping[str, str] | None = None,
+) -> str:
+    """Write `papers` (and `deleted`: id -> TRASH or PURGED) as this device's next
+    catalogue file, stamped `stamp`; returns its name relative to the library folder.
+    Call it holding the library's lock."""
+    deleted = deleted or {}
     target = papers_dir(device_dir)
     try:
         target.mkdir(parents=True, exist_ok=True)
@@ -101,8 +123,10 @@ def write_file(device_dir: Path, papers: Sequence[Paper], stamp: str) -> str:
     except OSError as exc:
         raise StorageError(f"{target}: cannot write the catalogue ({reason(exc)})") from exc
     path = target / f"{max(taken, default=0) + 1:06d}.jsonl"
-    header = {"format": FORMAT, "version": VERSION, "count": len(papers), "at": stamp}
-    atomic_write_pieces(path, _pieces(header, papers))
+    version = DELETING_VERSION if deleted else VERSION
+    count = len(papers) + len(deleted)
+    header = {"format": FORMAT, "version": version, "count": count, "at": stamp}
+    atomic_write_pieces(path, _pieces(header, papers, deleted))
     return f"{DEVICES_DIR}/{device_dir.name}/{PAPERS_DIR}/{path.name}"
 
 
@@ -125,7 +149,7 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
         count, stamp = header["count"], header["at"]
         if header.get("format") != FORMAT or not isinstance(stamp, str):
             raise ValueError
-        if header.get("version") != VERSION:
+        if header.get("version") not in (VERSION, DELETING_VERSION):
             problems.append(f"{path}: made by a newer version of Paper Reader; not read.")
             return PapersFile(name, stamp, [])
         if not isinstance(count, int) or count < 0:
@@ -135,12 +159,18 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
         return PapersFile(name, "", [])
     if len(lines) - 1 < count:
         return None  # still being copied
-    papers, bad = [], []
+    papers, bad, deleted = [], [], {}
     for number, line in enumerate(lines[1 : count + 1], start=2):
         try:
             data = orjson.loads(line)
             if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
                 raise ValueError
+            how = data.get("deleted")
+            if how is not None:
+                if how not in (TRASH, PURGED):
+                    raise ValueError
+                deleted[data["id"]] = how
+                continue
             papers.append(Paper.from_dict(data))
         except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, OverflowError):
             bad.append(number)
@@ -152,4 +182,4 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
             f"{path}: {len(lines) - 1 - count} lines after the {count} its header counts"
             " were ignored."
         )
-    return PapersFile(name, stamp, papers)
+    return PapersFile(name, stamp, papers, deleted)

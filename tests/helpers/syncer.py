@@ -19,7 +19,8 @@ DEVICES = "devices"
 
 
 def device_files(folder: Path) -> dict[tuple[str, str], Path]:
-    """(device, file name) -> path of every file in a library's device folders."""
+    """(device, file name) -> path of every file in a library's device folders, and
+    of their catalogue files ("papers/000001.jsonl")."""
     out = {}
     root = folder / DEVICES
     if not root.is_dir():
@@ -29,6 +30,11 @@ def device_files(folder: Path) -> dict[tuple[str, str], Path]:
             path = root / device / name
             if path.is_file():
                 out[(device, name)] = path
+        papers = root / device / "papers"
+        if papers.is_dir():
+            for name in sorted(os.listdir(papers)):
+                if (papers / name).is_file():
+                    out[(device, f"papers/{name}")] = papers / name
     return out
 
 
@@ -62,12 +68,12 @@ def sync(
             target.write_bytes(raw[: len(raw) // 2])
             os.utime(target, ns=(0, 0))  # older than any: the next sync completes it
         elif key in conflict and old is not None:
-            stem, dot, ext = name.partition(".")
+            stem, dot, ext = target.name.partition(".")
             shutil.copy2(
                 path, target.with_name(f"{stem}.sync-conflict-20261203-101010-ABCDEFG.{ext}")
             )
         else:
-            temp = target.with_name(f".syncthing.{name}.tmp")
+            temp = target.with_name(f".syncthing.{target.name}.tmp")
             shutil.copy2(path, temp)
             os.replace(temp, target)
         copied.append(key)

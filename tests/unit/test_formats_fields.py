@@ -76,7 +76,7 @@ def test_the_catalogue_files_and_index_keep_the_new_fields(tmp_path: Path) -> No
     problems: list[str] = []
     db.sync(tmp_path, problems)
     assert db.papers() == papers and problems == []
-    assert SCHEMA == 2  # an index of schema 1 (without the fields) is made anew
+    assert SCHEMA >= 2  # an index of schema 1 (without the fields) is made anew
     assert Paper.from_dict({"id": "old", "title": "From an older file"}).keywords == ()
 
 
