@@ -84,10 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
     from reader import cli_backup
 
     cli_backup.add_commands(command)
-    from reader import cli_cite, cli_rank
+    from reader import cli_cite, cli_hygiene, cli_rank
 
     cli_rank.add_commands(command)
     cli_cite.add_commands(command)
+    cli_hygiene.add_commands(command)
     return parser
 
 
@@ -384,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         code: int = run(paths.data_dir(args.data_dir))
         return code
-    from reader import cli_backup, cli_cite, cli_rank, cli_transfer
+    from reader import cli_backup, cli_cite, cli_hygiene, cli_rank, cli_transfer
     from reader.core.library import SaveFailed
     from reader.store.storage import StorageError
 
@@ -399,6 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         or cli_transfer.COMMANDS.get(args.command)
         or cli_rank.COMMANDS.get(args.command)
         or cli_cite.COMMANDS.get(args.command)
+        or cli_hygiene.COMMANDS.get(args.command)
         or cli_backup.COMMANDS[args.command]
     )
     opened: OpenedLibrary | None = None
