@@ -204,6 +204,38 @@ def build_actions(
             count = f"{len(ids):,} {one if len(ids) == 1 else many}"
             window.statusBar().showMessage(f"Copied {count}", 5_000)
 
+    def delete() -> None:
+        from reader.ui.hygiene import delete_chosen
+
+        n = delete_chosen(controller)
+        if n:
+            what = f"{n:,} paper{'' if n == 1 else 's'}"
+            window.statusBar().showMessage(
+                f"Moved {what} to the Trash (Edit → Undo puts them back)", 8_000
+            )
+
+    def merge_chosen() -> None:
+        from reader.ui.hygiene import merge_group
+
+        ids = controller.target_ids()
+        if len(ids) < 2:
+            window.statusBar().showMessage("Select two or more papers to merge", 5_000)
+            return
+        shown = pane.paper_id
+        keep = shown if shown in ids else ids[0]  # the paper shown keeps everything
+        merge_group(controller, [keep, *(pid for pid in ids if pid != keep)])
+
+    def open_dialog(kind: str) -> None:
+        from reader.ui.hygiene import DuplicatesDialog, TrashDialog
+
+        dialog = (TrashDialog if kind == "trash" else DuplicatesDialog)(controller, window)
+        dialog.open()
+
+    actions.separator("&Paper")
+    add("delete_papers", "Move to &Trash", ["Delete"], delete, menu="&Paper", list_only=True)
+    add("merge_papers", "&Merge Selected Papers", [], merge_chosen, menu="&Paper")
+    add("show_trash", "T&rash…", [], lambda: open_dialog("trash"), menu="&Go")
+    add("show_duplicates", "Possible &Duplicates…", [], lambda: open_dialog("dups"), menu="&Go")
     actions.separator("&Paper")
     add(
         "copy_citation",
@@ -408,6 +440,9 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
         remove = menu.addMenu("Remove Tag")
         for tag in tags:
             remove.addAction(plain.action_text(tag), lambda t=tag: controller.remove_tags([t]))
+    menu.addSeparator()
+    menu.addAction(actions.delete_papers)
+    menu.addAction(actions.merge_papers)
     menu.addSeparator()
     menu.addAction(actions.copy_citation)
     menu.addAction(actions.copy_bibtex)

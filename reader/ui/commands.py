@@ -9,7 +9,8 @@ from PySide6.QtGui import QUndoCommand
 
 from reader.core.edits import NO_EDIT, Edit, Kept
 from reader.core.library import Library, SaveFailed
-from reader.core.models import Status
+from reader.core.models import Paper, Status
+from reader.store.storage import StorageError
 from reader.ui import plain
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class LibraryCommand(QUndoCommand):
         except SaveFailed as exc:
             if self.on_failure:
                 self.on_failure(str(exc), True)
-        except ValueError as exc:
+        except (ValueError, StorageError) as exc:  # (StorageError: a read-only folder)
             if self.on_failure:
                 self.on_failure(str(exc), False)
 
@@ -186,3 +187,40 @@ class TriageDecisionCommand(EditCommand):
             self.record(lambda: lib.set_status(ids, Status(self._decision.value)))
         else:
             self.record(lambda: lib.add_tags(ids, [self._decision.value]))
+
+
+class DeletePapersCommand(LibraryCommand):
+    """Papers to the trash; undo puts them back (what was written about them never
+    left)."""
+
+    def __init__(self, library: Library, paper_ids: Sequence[str]) -> None:
+        n = len(paper_ids)
+        super().__init__(f"Move {n:,} paper{'' if n == 1 else 's'} to the Trash")
+        self._library = library
+        self._ids = list(paper_ids)
+        self._gone: list[Paper] = []
+
+    def apply(self) -> None:
+        self._gone = self._library.delete_papers(self._ids)
+
+    def revert(self) -> None:
+        self._library.restore_papers(self._gone)
+
+
+class MergePapersCommand(LibraryCommand):
+    """Make one paper part of another (see Library.merge_papers); undo takes back what
+    the merge added and puts the other paper back."""
+
+    def __init__(self, library: Library, keep: str, other: str) -> None:
+        super().__init__("Merge Papers")
+        self._library = library
+        self.keep, self.other = keep, other
+        self._paper = library.paper(other)
+        self._edit: Edit = NO_EDIT
+
+    def apply(self) -> None:
+        self._edit = self._library.merge_papers(self.keep, self.other)
+
+    def revert(self) -> None:
+        self._library.revert(self._edit)
+        self._library.restore_papers([self._paper])

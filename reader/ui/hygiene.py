@@ -1,0 +1,178 @@
+"""Keeping the library clean: the trash (papers deleted, what was written about them
+kept until it is emptied) and the possible duplicates (found by the import's own
+matching, reader.core.merge.duplicate_groups), each merged into one with a click."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reader.core.models import Paper
+from reader.core.text import plain
+from reader.ui import plain as shown
+from reader.ui.commands import DeletePapersCommand, MergePapersCommand
+from reader.ui.controller import PaperController
+
+IdRole = Qt.ItemDataRole.UserRole
+
+
+def _line(paper: Paper) -> str:
+    """A paper as one line: its title, then venue and year."""
+    where = " · ".join(x for x in (paper.venue, str(paper.year or "")) if x)
+    return shown.one_line(plain(paper.title) + (f"  ({where})" if where else ""))
+
+
+class TrashDialog(QDialog):
+    """The papers in the trash: put the chosen ones back, or empty the trash."""
+
+    def __init__(self, controller: PaperController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("Trash")
+        self.setAccessibleName("Trash")
+        self.resize(640, 420)
+        self.note = QLabel(
+            "Deleted papers, with what you wrote about them. Put them back, or empty "
+            "the trash to forget them for good.",
+            self,
+        )
+        self.note.setWordWrap(True)
+        self.list = QListWidget(self)
+        self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
+        self.put_back = QPushButton("Put &Back", self)
+        self.empty = QPushButton("&Empty Trash…", self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.addButton(self.put_back, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.empty, QDialogButtonBox.ButtonRole.DestructiveRole)
+        buttons.rejected.connect(self.reject)
+        self.put_back.clicked.connect(self.restore_chosen)
+        self.empty.clicked.connect(self.ask_to_empty)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(buttons)
+        self.fill()
+
+    def fill(self) -> None:
+        self.list.clear()
+        for paper in self.controller.library.trash():
+            item = QListWidgetItem(_line(paper), self.list)
+            item.setData(IdRole, paper.id)
+        has = self.list.count() > 0
+        self.put_back.setEnabled(has)
+        self.empty.setEnabled(has)
+        if not has:
+            QListWidgetItem("The trash is empty.", self.list).setFlags(Qt.ItemFlag.NoItemFlags)
+
+    def restore_chosen(self) -> None:
+        chosen = {item.data(IdRole) for item in self.list.selectedItems()}
+        papers = [p for p in self.controller.library.trash() if p.id in chosen]
+        if papers:
+            self.controller.library.restore_papers(papers)
+            self.controller.sidebar.select_paper(papers[0].id)
+        self.fill()
+
+    def ask_to_empty(self) -> None:
+        n = self.list.count()
+        answer = QMessageBox.question(
+            self,
+            "Empty Trash",
+            f"Forget the {n:,} papers in the trash and what you wrote about them? "
+            "This cannot be undone.",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.controller.library.empty_trash()
+            self.fill()
+
+
+class DuplicatesDialog(QDialog):
+    """Groups of papers that an import would take for one: merge a group into its
+    first paper (the others' tags, highlights and notes go into it; they go to the
+    trash), one undoable step each."""
+
+    def __init__(self, controller: PaperController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("Possible Duplicates")
+        self.setAccessibleName("Possible duplicates")
+        self.resize(720, 460)
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(False)
+        self.merge = QPushButton("&Merge Group", self)
+        self.merge.setToolTip("The group's first paper keeps everything written about the others")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.addButton(self.merge, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        self.merge.clicked.connect(self.merge_current)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(buttons)
+        self.fill()
+
+    def groups(self) -> list[list[str]]:
+        from reader.core.merge import duplicate_groups
+
+        return duplicate_groups(self.controller.library.papers())
+
+    def fill(self) -> None:
+        self.tree.clear()
+        lib = self.controller.library
+        groups = self.groups()
+        for number, group in enumerate(groups, start=1):
+            heading = QTreeWidgetItem(self.tree, [f"Group {number}: {len(group)} papers"])
+            heading.setData(0, IdRole, list(group))
+            font = heading.font(0)
+            font.setBold(True)
+            heading.setFont(0, font)
+            for pid in group:
+                QTreeWidgetItem(heading, [_line(lib.paper(pid))]).setData(0, IdRole, [pid])
+            heading.setExpanded(True)
+        if not groups:
+            QTreeWidgetItem(self.tree, ["No possible duplicates."])
+        self.merge.setEnabled(bool(groups))
+        if groups:
+            self.tree.setCurrentItem(self.tree.topLevelItem(0))
+
+    def merge_current(self) -> None:
+        item = self.tree.currentItem()
+        if item is None:
+            return
+        heading = item.parent() or item
+        merge_group(self.controller, heading.data(0, IdRole) or [])
+        self.fill()
+
+
+def merge_group(controller: PaperController, group: Sequence[str]) -> None:
+    """Merge the papers of `group` into its first, one undoable step per paper."""
+    lib = controller.library
+    keep = group[0] if group else ""
+    controller.undo_stack.beginMacro(f"Merge {len(group):,} papers")
+    try:
+        for other in group[1:]:
+            if keep in lib and other in lib:
+                controller.push(MergePapersCommand(lib, keep, other))
+    finally:
+        controller.undo_stack.endMacro()
+
+
+def delete_chosen(controller: PaperController) -> int:
+    """The papers the keys act on, to the trash (undoable); how many."""
+    ids = controller.target_ids()
+    if ids:
+        controller.push(DeletePapersCommand(controller.library, ids))
+    return len(ids)
