@@ -224,3 +224,34 @@ class MergePapersCommand(LibraryCommand):
     def revert(self) -> None:
         self._library.revert(self._edit)
         self._library.restore_papers([self._paper])
+
+
+class ImportCommand(LibraryCommand):
+    """An import as one step: undo moves the papers it added to the trash and puts
+    back the earlier versions of those it updated (each a line of a new catalogue
+    file: on every computer); redo brings its papers back. (The import itself made
+    the first step: pushing it changes nothing.)"""
+
+    def __init__(
+        self,
+        library: Library,
+        papers: Sequence[Paper],
+        before: Sequence[Paper],
+        added: Sequence[str],
+        name: str,
+    ) -> None:
+        super().__init__(f"Import of {name}")
+        self._library = library
+        self._papers, self._before, self._added = list(papers), list(before), list(added)
+        self._done = True
+
+    def apply(self) -> None:
+        if self._done:  # (the import's own write)
+            self._done = False
+            return
+        self._library.add_papers(self._papers)
+
+    def revert(self) -> None:
+        self._library.delete_papers(self._added)
+        if self._before:
+            self._library.add_papers(self._before)

@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
             lambda msg: self.statusBar().showMessage(plain.one_line(msg), 10_000)
         )
         transfers.import_finished.connect(lambda report: show_report(self, report))
+        transfers.imported.connect(self.controller.push)  # (Edit → Undo Import)
         transfers.import_failed.connect(self.warn)
         self._save_warning: QMessageBox | None = None
         self.setAcceptDrops(True)

@@ -44,6 +44,8 @@ class Transfers(QObject):
     """
 
     import_finished = Signal(object)
+    #: an import taken in, as one step to undo (an ImportCommand, to push)
+    imported = Signal(object)
     import_failed = Signal(str)
     message = Signal(str)
 
@@ -192,6 +194,10 @@ class Transfers(QObject):
         from reader.importing import finish_import
 
         self._task = None
+        lib = self._library
+        # what the import changed of the catalogue, to undo it as one step
+        before = [lib.paper(p.id) for p in prepared.papers if p.id in lib]
+        added = [p.id for p in prepared.papers if p.id not in lib]
         try:
             report = finish_import(self._library, prepared)
         except (OSError, ValueError) as exc:  # (the annotations restored, the tag colours)
@@ -200,6 +206,11 @@ class Transfers(QObject):
             return
         self._finish()
         self.message.emit(report.summary().splitlines()[0])
+        if prepared.papers:
+            from reader.ui.commands import ImportCommand
+
+            name = ", ".join(report.files) or "papers"
+            self.imported.emit(ImportCommand(lib, list(prepared.papers), before, added, name))
         self.import_finished.emit(report)
 
     def _failed(self, exc: BaseException) -> None:

@@ -138,7 +138,9 @@ def test_edits_made_while_an_import_is_written_are_kept(qtbot, make_app, held_wr
     assert controller.library.status(pid) is Status.READ and len(controller.library) == 19 + added
     reopened = open_library(tmp_path / "library").library
     assert reopened.status(pid) is Status.READ and len(reopened) == 19 + added
-    controller.undo_stack.undo()
+    controller.undo_stack.undo()  # the import, the last step (it finished last)
+    assert len(open_library(tmp_path / "library").library) == 19
+    controller.undo_stack.undo()  # the edit made meanwhile
     assert open_library(tmp_path / "library").library.status(pid) is Status.UNREAD
     controller.undo_stack.redo()
     assert open_library(tmp_path / "library").library.status(pid) is Status.READ
@@ -384,6 +386,35 @@ def test_the_file_dialogs_open_in_the_home_folder_then_where_the_last_file_was(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
     sync_app.window.transfers.choose_and_export(sync_app.controller.library.paper_ids(), "all")
     assert saved == [str(SEED_TEXT.parent / "papers.json")]
+    for box in QApplication.topLevelWidgets():
+        if isinstance(box, QMessageBox):
+            box.close()
+
+
+def test_an_import_is_undone_as_one_step_and_redone(qtbot, sync_app, tmp_path):
+    import dataclasses
+
+    from reader.core.models import Annotation, Paper
+    from reader.formats import jsonfile
+
+    lib = sync_app.controller.library
+    old = lib.papers()[0]
+    changed = dataclasses.replace(old, pdf="https://example.org/paper.pdf")  # (it had none)
+    new = [Paper(f"new-{k}", f"A new paper {k}", ("A. Author",), "An abstract.") for k in (1, 2)]
+    path = tmp_path / "more.json"
+    path.write_text(jsonfile.export([(p, Annotation(p.id)) for p in (changed, *new)]), "utf-8")
+    reports = []
+    sync_app.window.transfers.import_finished.connect(reports.append)
+    sync_app.window.transfers.import_files([path])
+    assert reports and reports[0].added == 2 and reports[0].updated == 1
+    assert len(lib) == 21 and lib.paper(old.id).pdf == "https://example.org/paper.pdf"
+    stack = sync_app.controller.undo_stack
+    assert stack.undoText().startswith("Import of")
+    stack.undo()
+    assert len(lib) == 19 and "new-1" not in sync_app.window.sidebar.model.ids()
+    assert lib.paper(old.id) == old  # the earlier version back
+    stack.redo()
+    assert len(lib) == 21 and lib.paper(old.id).pdf == "https://example.org/paper.pdf"
     for box in QApplication.topLevelWidgets():
         if isinstance(box, QMessageBox):
             box.close()
