@@ -562,7 +562,7 @@ class Sidebar(QWidget):
         row = self.model.row_of(paper_id)
         if row < 0:
             return False
-        self.view.setCurrentIndex(self.model.index(row))
+        self._select_row(row)
         self.view.scrollTo(self.model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
 
@@ -573,7 +573,17 @@ class Sidebar(QWidget):
             return
         row = self.view.currentIndex().row()
         row = 0 if row < 0 else max(0, min(count - 1, row + step))
-        self.view.setCurrentIndex(self.model.index(row))
+        self._select_row(row)
+
+    def _select_row(self, row: int) -> None:
+        """Row `row` the one current and selected. (The view's setCurrentIndex reads
+        the keys held: with Ctrl down, Ctrl+Z say, it added the row to the selection.)"""
+        from PySide6.QtCore import QItemSelectionModel
+
+        flags = QItemSelectionModel.SelectionFlag
+        self.view.selectionModel().setCurrentIndex(
+            self.model.index(row), flags.ClearAndSelect | flags.Rows
+        )
 
 
 class _SortCombo(QComboBox):

@@ -70,3 +70,15 @@ def test_the_count_says_how_many_are_selected_when_several_are(qtbot, app):
     assert sidebar.count_label.text() == "19 papers · 6 read · 6 selected"
     click_row(qtbot, app, 0)
     assert sidebar.count_label.text() == "19 papers · 6 read"
+
+
+def test_undoing_a_triage_decision_selects_that_paper_alone(qtbot, app):
+    w = app.window
+    w.finish_setup()
+    w.actions.triage.trigger()
+    decided = w.pane.paper_id
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_I)
+    assert w.sidebar.selected_ids() == [w.pane.paper_id] != [decided]
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.pane.paper_id == decided
+    assert w.sidebar.selected_ids() == [decided]  # one row, not two
