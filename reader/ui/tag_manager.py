@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QColorDialog,
     QDialog,
     QHBoxLayout,
+    QHeaderView,
     QInputDialog,
     QMessageBox,
     QPushButton,
@@ -140,6 +141,8 @@ class TagManager(QDialog):
                 [name, QStandardItem(f"{counts.get(tag, 0):,}"), swatch, QStandardItem(key)]
             )
         self.table.resizeColumnsToContents()
+        # the tag's name takes the width the others leave: the table fills the dialog
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if current:
             self.select(current)
 

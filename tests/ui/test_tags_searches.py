@@ -135,3 +135,13 @@ def test_the_tags_facet_says_how_to_get_tags_until_there_are_some(qtbot, app):
     app.controller.library.add_tags([sidebar.current_id()], ["rl"])
     sidebar.refresh_facets()
     assert _tag_rows(sidebar.facets) == ["rl  (1)"]
+
+
+def test_the_tag_table_fills_its_dialog(qtbot, app):
+    app.controller.library.add_tags(app.window.sidebar.model.ids()[:1], ["rl"])
+    dialog = manager(app)
+    qtbot.waitExposed(dialog)
+    table = dialog.table
+    widths = sum(table.columnWidth(c) for c in range(dialog.model.columnCount()))
+    assert widths >= table.viewport().width() - 2  # no empty band at the right
+    dialog.close()
