@@ -142,17 +142,23 @@ def save_costs(folders: dict[str, Path], samples: int) -> dict[str, dict[str, An
 
 def child_open(folder: Path, *, kept: bool = True) -> dict[str, object]:
     """One open, timed in this (fresh) process: Library(LibraryFolder(folder, device=ME)),
-    the collector paused as reader.opening.open_library has it. Not `kept`: the merge
+    the collector paused and what was loaded frozen as reader.opening.open_library has it. Not `kept`: the merge
     kept at the last close is not looked at (every record merged, as after a sync)."""
     if not kept:
         from reader.store import view_cache
 
         view_cache.SMALL_BYTES = 1 << 62
+    from reader.opening import FREEZE_MIN_PAPERS
+
     start, start_cpu = time.perf_counter(), time.process_time()
     with collector.paused():
         store = LibraryFolder(folder, device=ME)
         made = time.perf_counter()
         lib = Library(store)
+        if len(lib) >= FREEZE_MIN_PAPERS:
+            # as reader.opening.open_library does: what was loaded out of the
+            # collector's scans (else its first pass, as the block ends, scans it all)
+            gc.freeze()
     end, end_cpu = time.perf_counter(), time.process_time()
     return {
         "ms": (end - start) * 1000,
