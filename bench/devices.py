@@ -142,8 +142,9 @@ def save_costs(folders: dict[str, Path], samples: int) -> dict[str, dict[str, An
 
 def child_open(folder: Path, *, kept: bool = True) -> dict[str, object]:
     """One open, timed in this (fresh) process: Library(LibraryFolder(folder, device=ME)),
-    the collector paused and what was loaded frozen as reader.opening.open_library has it. Not `kept`: the merge
-    kept at the last close is not looked at (every record merged, as after a sync)."""
+    the collector paused and what was loaded frozen as reader.opening.open_library has
+    it. Not `kept`: the merge kept at the last close is not looked at (every record
+    merged, as after a sync)."""
     if not kept:
         from reader.store import view_cache
 
