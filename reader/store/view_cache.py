@@ -19,13 +19,10 @@ never trusted, and nothing the user wrote lives only here:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from reader.core.crdt import Version
 from reader.core.models import Annotation
@@ -40,6 +37,8 @@ Merged = tuple[dict[str, Annotation], dict[str, tuple[Version, ...]]]
 
 
 def _digest(body: bytes) -> str:
+    import hashlib  # (a large library's: not before a small one's first paint)
+
     return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
@@ -64,6 +63,8 @@ class ViewCache:
         file holds another key, or is absent, torn or damaged."""
         if self.path is None:
             return None
+        import orjson
+
         try:
             raw = self.path.read_bytes()
         except OSError:
@@ -101,6 +102,8 @@ class ViewCache:
         that cannot be written only costs the next open its merge)."""
         if self.path is None:
             return
+        import orjson
+
         body = orjson.dumps(
             {
                 "annotations": [ann.row() for ann in annotations.values()],

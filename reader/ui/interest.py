@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from reader.core.library import Change, Library
-from reader.core.triage import Decision
-from reader.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
     from reader.core.ranking import Features, Model
+    from reader.core.triage import Decision
     from reader.ui.reader_view import ReaderPane
     from reader.ui.sidebar import Sidebar
+    from reader.ui.tasks import TaskRunner
 
 #: the two models kept: the user's interest (triage, the sort) and More Like This
 INTEREST, LIKE = "interest", "like"
@@ -53,7 +53,8 @@ class Interest(QObject):
         self._library = library
         #: the triage decisions (default: those kept in the library's preferences)
         self._decisions = decisions or self._stored_decisions
-        self._runner = runner or TaskRunner()
+        #: the worker (made at the first model asked for: not before the first paint)
+        self._runner = runner
         self._features: Features | None = None
         #: bumped when the catalogue changes: features built before are not kept
         self._generation = 0
@@ -152,6 +153,10 @@ class Interest(QObject):
             self.failed.emit(f"Predicted interest could not be learnt: {exc}")
             self._next()
 
+        if self._runner is None:
+            from reader.ui.tasks import TaskRunner
+
+            self._runner = TaskRunner()
         self._runner.start(work, done, fail)
 
     def _on_change(self, change: Change) -> None:
