@@ -13,6 +13,7 @@ from reader.core.text import search_key
 SORT_KEYS: dict[str, str] = {
     "library": "Library order",
     "title": "Title",
+    "author": "First author",
     "year": "Year",
     "venue": "Venue",
     "added": "Date added",
@@ -32,6 +33,8 @@ _STATUS_ORDER = {Status.READING: 0, Status.UNREAD: 1, Status.READ: 2}
 def _key_function(lib: Library, key: str) -> Callable[[str], Any]:
     if key == "title":
         return lambda pid: search_key(lib.paper(pid).title).lstrip("\"'“$\\{(")
+    if key == "author":  # by the first author's family name (the last word of it)
+        return lambda pid: _family(lib.paper(pid).authors)
     if key == "year":
         return lambda pid: lib.paper(pid).year or 0
     if key == "venue":
@@ -50,3 +53,12 @@ def sort_ids(lib: Library, ids: Sequence[str], key: str, *, descending: bool = F
     if key in ("library", "relevance") or key in LEARNT:  # (relevance: ranked once searched)
         return list(reversed(ids)) if descending else list(ids)
     return sorted(ids, key=_key_function(lib, key), reverse=descending)
+
+
+def _family(authors: Sequence[str]) -> str:
+    """The first author's family name as it sorts ("" sorts last: no author)."""
+    if not authors or not authors[0].split():
+        return "\uffff"
+    first = authors[0]
+    name = first.split(",")[0] if "," in first else first.split()[-1]
+    return search_key(name)

@@ -286,6 +286,17 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
         lambda _mode: actions.by_name[f"theme_{look.theme}"].setChecked(True)
     )
     actions.separator("&View")
+    table = add(
+        "table_view",
+        "&Table View",
+        ["Ctrl+Alt+T"],
+        lambda: window.show_table(actions.by_name["table_view"].isChecked()),
+        menu="&View",
+    )
+    table.setCheckable(True)
+    table.setChecked(window.sidebar.model.table)
+    table.setToolTip("The papers as a table: title, first author, venue, year, status, tags")
+    actions.separator("&View")
     add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
     add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
     add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")

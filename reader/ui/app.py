@@ -75,6 +75,8 @@ class App:
                 sort_descending=int(w.sidebar.chosen_sort()[1]),
                 zoom=w.appearance.zoom,
                 theme=w.appearance.theme,
+                table_view=int(w.sidebar.model.table),
+                table_header=w.sidebar.view.horizontalHeader().saveState(),
             )
         )
 
@@ -120,6 +122,10 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.splitter.restoreState(state.panes)
     if state.reader_splitter is not None:
         pane.splitter.restoreState(state.reader_splitter)
+    if state.table_view:
+        sidebar.set_table(True)
+        if state.table_header is not None:
+            sidebar.view.horizontalHeader().restoreState(state.table_header)
     if (state.sort_key, state.sort_descending) != ("library", 0):
         sidebar.set_sort(state.sort_key, bool(state.sort_descending))
     if not (state.last_paper and sidebar.select_paper(state.last_paper)):

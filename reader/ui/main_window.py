@@ -223,6 +223,15 @@ class MainWindow(QMainWindow):
 
     # -- what the window's own actions do ---------------------------------------------------
 
+    def show_table(self, on: bool) -> None:
+        """The papers as a table (on) or as the list; a table gets room for its
+        columns, half the window (the reader narrower), if it had less."""
+        self.sidebar.set_table(on)
+        facets, listed, reader = self.splitter.sizes()
+        wanted = (listed + reader) // 2
+        if on and listed < wanted:
+            self.splitter.setSizes([facets, wanted, listed + reader - wanted])
+
     def show_palette(self) -> CommandPalette:
         from reader.ui.palette import CommandPalette
 

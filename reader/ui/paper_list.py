@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractListModel,
+    QAbstractTableModel,
     QEvent,
     QItemSelectionModel,
     QModelIndex,
@@ -17,7 +17,15 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHeaderView,
+    QMenu,
+    QStyledItemDelegate,
+    QTableView,
+    QWidget,
+)
 
 from reader.core.library import Library
 from reader.core.models import Status
@@ -49,9 +57,23 @@ def short_authors(authors: Sequence[str], limit: int = 3) -> str:
     return ", ".join(authors[:limit]) + " et al."
 
 
-class PaperListModel(QAbstractListModel):
+#: the table view's columns: (heading, the sort key a click on it chooses, or "")
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Title", "title"),
+    ("First author", "author"),
+    ("Venue", "venue"),
+    ("Year", "year"),
+    ("Status", "status"),
+    ("Tags", ""),
+    ("Added", "added"),
+)
+
+
+class PaperListModel(QAbstractTableModel):
     """The papers shown in the sidebar, in display order. Holds only ids; the
-    text of a row is fetched from the library when Qt asks for it."""
+    text of a row is fetched from the library when Qt asks for it. One column (the
+    list: the delegate paints title, authors, status and tags) or, as a table,
+    COLUMNS."""
 
     IdRole = Qt.ItemDataRole.UserRole
     StatusRole = Qt.ItemDataRole.UserRole + 1
@@ -72,11 +94,42 @@ class PaperListModel(QAbstractListModel):
         #: a paper's score in the order shown, written before its authors (the list
         #: sorted by predicted interest or likeness); None: no score shown
         self.score_of: Callable[[str], float] | None = None
+        #: shown as a table (COLUMNS), else as the list (one column)
+        self.table = False
 
     # -- Qt interface -----------------------------------------------------
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt override)
         return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt override)
+        return 0 if parent.isValid() else (len(COLUMNS) if self.table else 1)
+
+    def index(  # (Qt override: column 0 unless said, as a list model's)
+        self,
+        row: int,
+        column: int = 0,
+        parent: Index = QModelIndex(),  # noqa: B008
+    ) -> QModelIndex:
+        return super().index(row, column, parent)
+
+    def headerData(  # noqa: N802 (Qt override)
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(COLUMNS)
+        ):
+            return COLUMNS[section][0]
+        return None
+
+    def set_table(self, on: bool) -> None:
+        """Show the papers as a table of COLUMNS (on) or as the list."""
+        if on != self.table:
+            self.beginResetModel()
+            self.table = on
+            self.endResetModel()
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self._ids):
@@ -84,6 +137,8 @@ class PaperListModel(QAbstractListModel):
         pid = self._ids[index.row()]
         lib = self._library
         if role == Qt.ItemDataRole.DisplayRole:
+            if index.column():
+                return self._cell(pid, index.column())
             return shown_title(lib.paper(pid).title)
         if role == self.IdRole:
             return pid
@@ -100,6 +155,22 @@ class PaperListModel(QAbstractListModel):
             paper = lib.paper(pid)
             return f"{shown_title(paper.title)}, {lib.status(pid).value}"
         return None
+
+    def _cell(self, pid: str, column: int) -> str:
+        """The text of a table's cell (column 0, the title, is the list's)."""
+        lib = self._library
+        paper = lib.paper(pid)
+        if column == 1:
+            return shown_plain.one_line(paper.authors[0]) if paper.authors else ""
+        if column == 2:
+            return shown_plain.one_line(paper.venue)
+        if column == 3:
+            return str(paper.year or "")
+        if column == 4:
+            return lib.status(pid).value.capitalize()
+        if column == 5:
+            return shown_plain.one_line(", ".join(lib.tags(pid)))
+        return paper.added[:10]  # (the date: "2025-01-02")
 
     # -- our interface ----------------------------------------------------
 
@@ -182,7 +253,8 @@ class PaperListModel(QAbstractListModel):
         row_map = self._row_map()
         rows = [row_map[pid] for pid in paper_ids if pid in row_map]
         if rows:
-            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+            last = self.columnCount() - 1
+            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows), last))
 
 
 class PaperListView(QTableView):
@@ -191,7 +263,9 @@ class PaperListView(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setItemDelegate(PaperDelegate(self))
+        self._rows_delegate = PaperDelegate(self)
+        self._cells_delegate: QStyledItemDelegate | None = None  # (the table's: made then)
+        self.setItemDelegate(self._rows_delegate)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setShowGrid(False)
@@ -209,6 +283,47 @@ class PaperListView(QTableView):
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(row_height(self.font()))
         self.setAccessibleName("Papers")
+
+    def set_table(self, on: bool) -> None:
+        """Show the papers as a table, a line each with sortable, resizable columns
+        that the header's menu shows or hides (on), or as the list."""
+        model = self.model()
+        if isinstance(model, PaperListModel):
+            model.set_table(on)
+        header = self.horizontalHeader()
+        header.setVisible(on)
+        header.setStretchLastSection(not on)
+        if on:
+            if self._cells_delegate is None:
+                self._cells_delegate = QStyledItemDelegate(self)
+            self.setItemDelegate(self._cells_delegate)
+            header.setSectionsClickable(True)
+            header.setSectionsMovable(True)
+            header.setSortIndicatorShown(True)
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+            header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            if header.sectionSize(0) < 200:
+                header.resizeSection(0, 360)
+            height = self.fontMetrics().height() + 8
+            self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        else:
+            self.setItemDelegate(self._rows_delegate)
+            height = row_height(self.font())
+            self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.verticalHeader().setDefaultSectionSize(height)
+
+    def column_menu(self) -> QMenu:
+        """The header's menu: a column shown or hidden (the title always shown)."""
+        menu = QMenu(self)
+        header = self.horizontalHeader()
+        for column, (heading, _key) in enumerate(COLUMNS):
+            if column == 0:
+                continue
+            action = menu.addAction(heading)
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(lambda on, c=column: header.setSectionHidden(c, not on))
+        return menu
 
     def moveCursor(  # noqa: N802 (Qt override)
         self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier

@@ -76,6 +76,8 @@ class WindowState:
         "sort_descending",
         "zoom",
         "theme",
+        "table_view",
+        "table_header",
     )
 
     def __init__(
@@ -89,6 +91,8 @@ class WindowState:
         sort_descending: int = 0,
         zoom: int = 0,
         theme: str = "system",
+        table_view: int = 0,
+        table_header: QByteArray | None = None,
     ) -> None:
         self.geometry = geometry
         self.window_state = window_state
@@ -100,6 +104,10 @@ class WindowState:
         self.sort_descending = sort_descending
         self.zoom = zoom
         self.theme = theme
+        #: the papers as a table (1) or as the list (0), and the table's columns
+        #: (widths, order, hidden ones: QHeaderView.saveState)
+        self.table_view = table_view
+        self.table_header = table_header
 
 
 class WindowSettings:

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -144,6 +144,7 @@ class Sidebar(QWidget):
         layout.addWidget(self._bottom)
 
         self._counted_text = ""
+        self._table_wired = False
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
         self._order: list[str] = []
         self._text_ids: list[str] = []
@@ -237,8 +238,40 @@ class Sidebar(QWidget):
             self._show_sort(*self._sort_before_search)
             self._sort_before_search = None
 
+    # -- the table --------------------------------------------------------------
+
+    def set_table(self, on: bool) -> None:
+        """Show the papers as a table (columns to sort by and choose) or as the list."""
+        self.view.set_table(on)
+        header = self.view.horizontalHeader()
+        if on and not self._table_wired:
+            self._table_wired = True
+            header.sectionClicked.connect(self._column_clicked)
+            header.customContextMenuRequested.connect(
+                lambda pos: self.view.column_menu().popup(header.mapToGlobal(pos))
+            )
+        self._show_sort(*self.sort_key())
+
+    def _column_clicked(self, column: int) -> None:
+        """A click on a column's heading sorts by it (again: the other way round)."""
+        from reader.ui.paper_list import COLUMNS
+
+        key = COLUMNS[column][1]
+        now, descending = self.sort_key()
+        if not key:  # (the tags: no order of their own)
+            self._show_sort(now, descending)
+            return
+        self.set_sort(key, not descending if key == now else False)
+
     def _show_sort(self, key: str, descending: bool) -> None:
         """Show this sort in the combo box and button, without re-sorting."""
+        if self.model.table:
+            from reader.ui.paper_list import COLUMNS
+
+            columns = [k for _heading, k in COLUMNS]
+            order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+            header = self.view.horizontalHeader()
+            header.setSortIndicator(columns.index(key) if key in columns else -1, order)
         pos = self.sort_combo.findData(key)
         self.sort_combo.blockSignals(True)
         self.sort_order.blockSignals(True)
