@@ -296,6 +296,17 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
     table.setCheckable(True)
     table.setChecked(window.sidebar.model.table)
     table.setToolTip("The papers as a table: title, first author, venue, year, status, tags")
+    lines = add(
+        "two_line_titles",
+        "Two-Line &Titles",
+        [],
+        lambda: window.sidebar.view.set_title_lines(
+            2 if actions.by_name["two_line_titles"].isChecked() else 1
+        ),
+        menu="&View",
+    )
+    lines.setCheckable(True)
+    lines.setChecked(window.sidebar.view.title_lines() == 2)
     actions.separator("&View")
     add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
     add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")

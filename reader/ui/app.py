@@ -77,6 +77,7 @@ class App:
                 theme=w.appearance.theme,
                 table_view=int(w.sidebar.model.table),
                 table_header=w.sidebar.view.horizontalHeader().saveState(),
+                title_lines=w.sidebar.view.title_lines(),
             )
         )
 
@@ -122,6 +123,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.splitter.restoreState(state.panes)
     if state.reader_splitter is not None:
         pane.splitter.restoreState(state.reader_splitter)
+    if state.title_lines == 2:
+        sidebar.view.set_title_lines(2)
     if state.table_view:
         sidebar.set_table(True)
         if state.table_header is not None:

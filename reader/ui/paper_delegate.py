@@ -22,7 +22,7 @@ from reader.core.text import shown_part
 STATUS_MARK = {Status.UNREAD: "●", Status.READING: "◐", Status.READ: "✓"}
 STATUS_COLOUR = {Status.UNREAD: "#2f7de1", Status.READING: "#d9822b", Status.READ: "#6a737d"}
 ROW_HEIGHT_LINES = 3
-MATCH_COLOUR = QColor(255, 214, 10, 150)
+MATCH_COLOUR = QColor(255, 140, 26, 160)  # (orange as the reader pane's: apart from highlights)
 #: laid-out texts kept (a screenful needs ~40; typing brings the same papers back)
 TEXT_CACHE = 4_000
 #: the rows drawn kept (~100 KB each): a few screenfuls
@@ -55,8 +55,9 @@ class _Chip(NamedTuple):
     label: QStaticText | None  # None: the "…" of tags that do not fit
 
 
-def row_height(font: QFont) -> int:
-    return QFontMetrics(font).lineSpacing() * ROW_HEIGHT_LINES + 10
+def row_height(font: QFont, title_lines: int = 1) -> int:
+    """A row's height: its title's lines, the authors, the tags."""
+    return QFontMetrics(font).lineSpacing() * (ROW_HEIGHT_LINES + title_lines - 1) + 10
 
 
 class PaperDelegate(QStyledItemDelegate):
@@ -75,6 +76,8 @@ class PaperDelegate(QStyledItemDelegate):
         self._seen: set[tuple[Any, ...]] = set()
         self._scratch: QPixmap | None = None
         self._layer_bytes = 0
+        #: lines a title may take (View → Two-Line Titles): the rest elided
+        self.title_lines = 1
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         model = index.model()
@@ -116,11 +119,12 @@ class PaperDelegate(QStyledItemDelegate):
         if terms:  # under the texts, as a highlighter pen
             title_font = fonts.unread if status is Status.UNREAD else fonts.read
             left, top = rect.left() + PADDING.x() + fonts.mark_width, rect.top() + PADDING.y()
-            shown = self._text(title, _text_width(rect, fonts), title_font, fonts)[0]
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(MATCH_COLOUR)
-            for x, w in _matches(shown, terms, QFontMetrics(title_font)):
-                painter.drawRect(QRect(left + x, top, w, fonts.line))
+            lines = self._title(title, _text_width(rect, fonts), title_font, fonts)
+            for n, (shown, _laid) in enumerate(lines):
+                for x, w in _matches(shown, terms, QFontMetrics(title_font)):
+                    painter.drawRect(QRect(left + x, top + n * fonts.line, w, fonts.line))
         layer = self._layers.pop(key, None)
         if layer is not None:
             self._layers[key] = layer  # (the newest again: dropped last)
@@ -189,22 +193,23 @@ class PaperDelegate(QStyledItemDelegate):
         title_font = fonts.unread if status is Status.UNREAD else fonts.read
         painter.setFont(title_font)
         painter.setPen(fg)
-        painter.drawStaticText(
-            QPoint(left, top), self._text(title, text_width, title_font, fonts)[1]
-        )
+        lines = self._title(title, text_width, title_font, fonts)
+        for n, (_shown, laid) in enumerate(lines):
+            painter.drawStaticText(QPoint(left, top + n * line), laid)
+        below = top + len(lines) * line  # (a title of one line: the authors right under it)
         painter.setFont(fonts.text)
         dim = QColor(fg)
         dim.setAlpha(170)
         painter.setPen(dim)
         painter.drawStaticText(
-            QPoint(left, top + line), self._text(authors, text_width, fonts.text, fonts)[1]
+            QPoint(left, below), self._text(authors, text_width, fonts.text, fonts)[1]
         )
         if tags:
             self._paint_tags(
                 painter,
                 fonts,
                 tags,
-                QPoint(left, top + 2 * line),
+                QPoint(left, below + line),
                 text_width,
                 selected,
                 fg,
@@ -247,6 +252,22 @@ class PaperDelegate(QStyledItemDelegate):
             )
         self._last = (QFont(font), fonts)
         return fonts
+
+    def _title(
+        self, title: str, width: int, font: QFont, fonts: _Fonts
+    ) -> list[tuple[str, QStaticText]]:
+        """A title's lines as laid out: one, elided; or with two-line titles, as much
+        as fits on the first (broken after a word), the rest elided on the second."""
+        if self.title_lines < 2:
+            return [self._text(title, width, font, fonts)]
+        metrics = QFontMetrics(font)
+        if metrics.horizontalAdvance(title) <= width:
+            return [self._text(title, width, font, fonts)]
+        cut = len(metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)) - 1
+        space = title.rfind(" ", 0, cut + 1)
+        cut = space if space > 0 else max(cut, 1)
+        first, rest = title[:cut].rstrip(), title[cut:].lstrip()
+        return [self._text(first, width, font, fonts), self._text(rest, width, font, fonts)]
 
     def _text(self, text: str, width: int, font: QFont, fonts: _Fonts) -> tuple[str, QStaticText]:
         """`text` elided to `width` in `font` (one of `fonts`), and laid out."""

@@ -308,9 +308,19 @@ class PaperListView(QTableView):
             self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         else:
             self.setItemDelegate(self._rows_delegate)
-            height = row_height(self.font())
+            height = row_height(self.font(), self._rows_delegate.title_lines)
             self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.verticalHeader().setDefaultSectionSize(height)
+
+    def title_lines(self) -> int:
+        return self._rows_delegate.title_lines
+
+    def set_title_lines(self, lines: int) -> None:
+        """Titles on one line (elided) or on two, in the list (not the table)."""
+        self._rows_delegate.title_lines = lines
+        if not self.horizontalHeader().isVisible():
+            self.verticalHeader().setDefaultSectionSize(row_height(self.font(), lines))
+        self.viewport().update()
 
     def column_menu(self) -> QMenu:
         """The header's menu: a column shown or hidden (the title always shown)."""

@@ -78,6 +78,7 @@ class WindowState:
         "theme",
         "table_view",
         "table_header",
+        "title_lines",
     )
 
     def __init__(
@@ -93,6 +94,7 @@ class WindowState:
         theme: str = "system",
         table_view: int = 0,
         table_header: QByteArray | None = None,
+        title_lines: int = 1,
     ) -> None:
         self.geometry = geometry
         self.window_state = window_state
@@ -108,6 +110,8 @@ class WindowState:
         #: (widths, order, hidden ones: QHeaderView.saveState)
         self.table_view = table_view
         self.table_header = table_header
+        #: lines a title takes in the list (1 or 2)
+        self.title_lines = title_lines
 
 
 class WindowSettings:

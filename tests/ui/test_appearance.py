@@ -259,7 +259,7 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
     row = w.sidebar.model.row_of(pid)
     marked = _row_image(w, row)  # (wider: the fewer rows need no scroll bar)
 
-    def yellow(image):  # the marks' yellow, over the row's white or selection blue
+    def yellow(image):  # the marks' orange, over the row's white or selection blue
         return [
             (x, y)
             for x in range(image.width())

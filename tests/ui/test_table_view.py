@@ -86,3 +86,29 @@ def test_the_table_gets_room_for_its_columns(qtbot, app):
     w.actions.table_view.trigger()
     _facets, listed_now, reader_now = w.splitter.sizes()
     assert listed_now >= reader_now - 10 and listed_now > listed
+
+
+def test_two_line_titles_show_more_of_a_long_title_and_are_remembered(qtbot, make_app):
+    app = make_app()
+    w = app.window
+    w.finish_setup()
+    w.resize(1000, 700)
+    view = w.sidebar.view
+    delegate = view.itemDelegate()
+    row = next(r for r in range(w.sidebar.model.rowCount()) if len(w.sidebar.model.row(r)[0]) > 80)
+    title = w.sidebar.model.row(row)[0]
+    fonts = delegate._fonts_for(view.font())
+    width = view.visualRect(w.sidebar.model.index(row)).width() - 60
+    one = delegate._title(title, width, fonts.unread, fonts)
+    assert len(one) == 1 and one[0][0].endswith("…")
+    height = view.rowHeight(row)
+    w.actions.two_line_titles.trigger()
+    assert view.rowHeight(row) > height
+    two = delegate._title(title, width, fonts.unread, fonts)
+    assert len(two) == 2
+    shown = two[0][0] + " " + two[1][0].rstrip("…")
+    assert len(shown) > len(one[0][0])  # more of the title
+    assert title.startswith(two[0][0])  # broken after a word
+    w.close()
+    again = make_app()
+    assert again.window.sidebar.view.title_lines() == 2
