@@ -2,16 +2,12 @@
 
 # The window's modules that do not use Qt are imported here, before the window's
 # modules import PySide6: once PySide6 is imported, its import hook reads the source
-# of every module it has not seen (looking for `from __feature__ import ...`), about
-# 0.15 ms a module. We then tell it what it would find (reader.ui.import_hook). (The
-# search, reader.core.index and its modules, is imported after the first paint: see
-# reader.ui.sidebar.)
+# of every module it has not seen yet (looking for `from __feature__ import ...`),
+# about 0.15 ms a module. (The search, reader.core.index and its modules, is imported
+# after the first paint: see reader.ui.sidebar.)
 import reader.core.facets
 import reader.core.sorting
 import reader.core.tex
 import reader.opening
 import reader.render
 import reader.ui.resources  # noqa: F401  (no Qt until it is asked for an icon)
-from reader.ui.import_hook import spare_source_reads
-
-spare_source_reads()
