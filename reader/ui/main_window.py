@@ -81,7 +81,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.sidebar)
         self.splitter.addWidget(right)
         # at 900 px the reader gives way before the facets' counts and the titles do
-        self.sidebar.facets.setMinimumWidth(150)
+        self.sidebar.facets.setMinimumWidth(170)
         self.sidebar.setMinimumWidth(240)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)

@@ -236,8 +236,13 @@ class ReaderPane(QStackedWidget):
 
         self.splitter.addWidget(self.browser)
         self.splitter.addWidget(lower)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        # the abstract is what is read: two thirds of the height, the status, tags and
+        # note below (an empty note needs no half of the pane); the window remembers
+        # where the user moved the handle
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([2000, 1000])
+        self.splitter.setHandleWidth(8)  # (a line of space between the text and the notes)
         self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
