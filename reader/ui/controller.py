@@ -27,6 +27,10 @@ RETRY_SAVE_MS = 5_000
 PANE_AFTER_TYPING_MS = 90
 
 
+#: what the list's rows, its counter and the facets show of an annotation
+_ROW_FIELDS = frozenset({"status", "tags", "rating", "prefs"})
+
+
 class PaperController(QObject):
     """Owns the undo stack; turns user intents into commands and library changes
     into repaints.
@@ -191,20 +195,26 @@ class PaperController(QObject):
             # the list in library order is recognised at once (else ~0.1 s at 100k papers)
             ids = [pid for pid in self.library.papers_by_id() if pid in change.paper_ids]
         self.sidebar.papers_changed(ids)
-        if "papers" in change.fields:
+        fields = change.fields
+        if "papers" in fields:
             self.sidebar.resort()  # new papers take their place in the order
         elif self.sidebar.query_text():
             # a filtered view may now include or exclude the edited papers
             self.sidebar.apply_filters()
         else:
-            self.sidebar.model.refresh_papers(change.paper_ids)
-            self.sidebar.update_counts()
-            self.sidebar.schedule_facets()
-        if "tags" in change.fields:
+            if fields & _ROW_FIELDS:  # (a note or a highlight shows in no row or count)
+                self.sidebar.model.refresh_papers(change.paper_ids)
+                self.sidebar.update_counts()
+            self.sidebar.schedule_facets()  # (a smart list may count notes: has:note)
+        if "tags" in fields:
             self._known_tags()
         pid = self.pane.paper_id
         if pid in change.paper_ids and pid in self.library:
-            self._show(pid)
+            if fields <= {"note", "modified"}:  # a note saved: the note alone, not the page
+                self.pane.note_editor.show_saved(self.library.annotation(pid).note)
+                self.pane.show_note_conflicts(self.library.note_conflicts(pid))
+            else:
+                self._show(pid)
 
     def _show(self, pid: str) -> None:
         """Show paper `pid` in the pane, with its note's conflicting versions."""

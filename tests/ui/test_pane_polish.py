@@ -27,3 +27,20 @@ def test_search_marks_are_not_a_highlight_colour(qtbot, app):
     for name, colour in COLOURS:
         hue = abs(mark.hslHue() - QColor(colour).hslHue())
         assert min(hue, 360 - hue) > 15, name
+
+
+def test_a_note_saved_as_typed_renders_neither_the_page_nor_the_list(qtbot, app, monkeypatch):
+    from reader.ui.note_editor import SAVE_DEBOUNCE_MS
+
+    w = app.window
+    pane, model = w.pane, w.sidebar.model
+    pages, rows = [], []
+    monkeypatch.setattr(pane.browser, "set_page", lambda html, *a: pages.append(html))
+    model.dataChanged.connect(lambda *_: rows.append(1))
+    model.modelReset.connect(lambda: rows.append(1))
+    qtbot.keyClick(w.sidebar.view, Qt.Key.Key_N)
+    qtbot.keyClicks(pane.note_editor.editor, "A thought")
+    qtbot.wait(SAVE_DEBOUNCE_MS + 200)
+    assert app.controller.library.annotation(pane.paper_id).note == "A thought"
+    assert pages == [] and rows == []  # the save changed the note alone
+    assert pane.note_editor.editor.toPlainText() == "A thought"
