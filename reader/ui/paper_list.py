@@ -302,8 +302,10 @@ class PaperListView(QTableView):
             header.setSortIndicatorShown(True)
             header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
             header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-            if header.sectionSize(0) < 200:
-                header.resizeSection(0, 360)
+            if header.sectionSize(0) < 200:  # (the first time: widths for what they hold)
+                chars = self.fontMetrics().averageCharWidth()
+                for column, width in enumerate((44, 16, 12, 6, 9, 16, 11)):
+                    header.resizeSection(column, width * chars + 12)
             height = self.fontMetrics().height() + 8
             self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         else:
