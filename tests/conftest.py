@@ -58,3 +58,18 @@ def two(library_dir: Path):
     a = fresh(library_dir)
     b = fresh(library_dir)
     return a, b, a.paper_ids()
+
+
+@pytest.fixture
+def computers(tmp_path: Path) -> dict[str, Path]:
+    """Two computers with the same seeded library (each its own copy of the folder, as
+    a file syncer keeps them): {device: folder}."""
+    import shutil
+
+    from reader.opening import open_library
+
+    first = tmp_path / "laptop"
+    open_library(first).folder.close()
+    second = tmp_path / "desktop"
+    shutil.copytree(first, second)
+    return {"laptop": first, "desktop": second}

@@ -23,16 +23,6 @@ from tests.helpers.syncer import full_sync, sync
 HOUR = 3600.0
 
 
-@pytest.fixture
-def computers(tmp_path: Path):
-    """Two computers with the same seeded library: {device: folder}."""
-    first = tmp_path / "laptop"
-    open_library(first).folder.close()
-    second = tmp_path / "desktop"
-    shutil.copytree(first, second)
-    return {"laptop": first, "desktop": second}
-
-
 def on(folder: Path, device: str, wall=None) -> Library:
     store = LibraryFolder(folder, device=device)
     if wall is not None:

@@ -24,15 +24,6 @@ def indexed_on_disk(monkeypatch):
     monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
 
 
-@pytest.fixture
-def computers(tmp_path: Path) -> dict[str, Path]:
-    first = tmp_path / "laptop"
-    open_library(first).folder.close()
-    second = tmp_path / "desktop"
-    shutil.copytree(first, second)
-    return {"laptop": first, "desktop": second}
-
-
 def on(folder: Path, device: str = "laptop") -> Library:
     return Library(LibraryFolder(folder, device=device))
 

@@ -12,7 +12,6 @@ import pytest
 
 from reader.core.library import Library
 from reader.core.models import Highlight, Status
-from reader.opening import open_library
 from reader.store import merged, view_cache
 from reader.store.files import LibraryFolder
 from tests.helpers.syncer import full_sync
@@ -39,15 +38,6 @@ def merges(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(merged, "_merged_one", counted)
     return done
-
-
-@pytest.fixture
-def computers(tmp_path: Path) -> dict[str, Path]:
-    first = tmp_path / "laptop"
-    open_library(first).folder.close()
-    second = tmp_path / "desktop"
-    shutil.copytree(first, second)
-    return {"laptop": first, "desktop": second}
 
 
 def on(folder: Path, device: str) -> Library:
