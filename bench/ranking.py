@@ -141,11 +141,12 @@ def retrain_at(n: int) -> dict[str, float]:
 def gui_thread_ms(papers: list[Any], decided: list[int], model: Any) -> float:
     """What the window's GUI thread does of the model's work after one decision (the
     decision written aside): the library's decisions read for the trainer, the next
-    paper chosen with the last model, the triage bar's numbers. Median of 5, ms."""
+    paper chosen with the last model, the triage bar's numbers (the whole library in
+    view). Median of 5, ms."""
     from reader.core.interest import interest_progress, next_paper, training_labels
     from reader.core.library import Library
     from reader.core.screening import MemoryStore
-    from reader.core.triage import DEFAULT_DECISIONS, apply_decision
+    from reader.core.triage import DEFAULT_DECISIONS, apply_decision, progress
 
     lib = Library(MemoryStore(papers))
     interesting, _later, skip = DEFAULT_DECISIONS
@@ -157,6 +158,7 @@ def gui_thread_ms(papers: list[Any], decided: list[int], model: Any) -> float:
         started = time.perf_counter()
         training_labels(lib)
         next_paper(lib, model, ids, None, exploration=0.0)
+        progress(lib, ids, DEFAULT_DECISIONS)
         interest_progress(lib, model, ids).summary()
         times.append((time.perf_counter() - started) * 1000)
     return round(statistics.median(times), 2)

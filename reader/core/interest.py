@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.normalise import normalise_tag
-from reader.core.ranking import EXPLORATION, Model, can_learn, pick
+from reader.core.ranking import EXPLORATION, MANY, Model, can_learn, pick, rng_for
 from reader.core.triage import DEFAULT_DECISIONS, Decision, is_negative, is_triaged, next_untriaged
 
 #: a rating at least this is "interested", one from 1 to LOW_RATING "not interested"
@@ -128,8 +128,27 @@ def next_paper(
     so the previous ranking's next best comes."""
     if model is None or not can_learn(training_labels(lib, decisions)):
         return next_untriaged(lib, ids, after, decisions)
+    triaged = _triaged_of_all(lib, ids, decisions)
+    if triaged is not None and rng_for(seed, len(triaged)).random() >= exploration:
+        # the whole library in view: the best of them not triaged, walked from the top
+        # (pick()'s own choice, without a pass over every id)
+        papers = lib.papers_by_id()
+        for pid in model.ranked():
+            if pid in papers and pid not in triaged:
+                return pid
     todo = undecided(lib, ids, decisions)
     return pick(model, todo, len(ids) - len(todo), exploration=exploration, seed=seed)
+
+
+def _triaged_of_all(
+    lib: Library, ids: Sequence[str], decisions: Sequence[Decision]
+) -> set[str] | None:
+    """The papers triaged, read from the annotations alone, if `ids` are the whole
+    library and many (else None: the caller looks at `ids` themselves)."""
+    if len(ids) < MANY or len(ids) != len(lib):
+        return None
+    papers = lib.papers_by_id()
+    return {pid for pid in lib.annotations() if pid in papers and is_triaged(lib, pid, decisions)}
 
 
 def skipped_since_interesting(
@@ -179,9 +198,19 @@ def interest_progress(
     model's scores mapped to probabilities by a logistic fit to the decisions so far
     (see Model.expected_interesting); a few ms at 3,300 papers, on the GUI thread."""
     labels = training_labels(lib, decisions)
-    shown = [labels[pid] for pid in ids if pid in labels]
-    todo = undecided(lib, ids, decisions)
-    left = model.expected_interesting(todo) if model is not None else float("nan")
+    triaged = _triaged_of_all(lib, ids, decisions)
+    if triaged is not None:  # the whole library: from the decisions, not every id
+        papers = lib.papers_by_id()
+        shown = [v for pid, v in labels.items() if pid in papers]
+        decided = len(triaged)
+        left = model.expected_interesting_except(triaged) if model is not None else math.nan
+        view: Sequence[str] = [pid for pid in labels if pid in papers]
+    else:
+        shown = [labels[pid] for pid in ids if pid in labels]
+        todo = undecided(lib, ids, decisions)
+        decided = len(ids) - len(todo)
+        left = model.expected_interesting(todo) if model is not None else math.nan
+        view = ids
     return InterestProgress(
-        len(ids) - len(todo), sum(shown), left, skipped_since_interesting(lib, ids, decisions)
+        decided, sum(shown), left, skipped_since_interesting(lib, view, decisions)
     )

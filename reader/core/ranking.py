@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ SVM_C = 0.11
 #: the share of picks made at random among the undecided papers, so that triage does
 #: not only dig where it already found (0.05: one pick in twenty, on average)
 EXPLORATION = 0.05
+#: from this many papers on, best() walks ranked() instead of scoring each
+MANY = 5_000
 
 
 def _tokens(tokens: Sequence[str]) -> Sequence[str]:
@@ -170,6 +173,9 @@ class Model:
         self.labels = dict(labels)
         self.positives = sum(1 for v in self.labels.values() if v)
         self.negatives = len(self.labels) - self.positives
+        #: ranked(), once made; the expected interesting papers of all of them, once made
+        self._ranked: list[str] | None = None
+        self._total: float | None = None
         #: calibrate()'s fit, once made (`_calibrated`)
         self._platt: tuple[float, float] | None = None
         self._calibrated = False
@@ -195,8 +201,25 @@ class Model:
         """order() with each paper's score."""
         return [(pid, self.score(pid)) for pid in self.order(ids)]
 
+    def ranked(self) -> list[str]:
+        """Every paper of the features, best first (made once: the trainer's thread
+        asks for it, so the window only walks it)."""
+        if self._ranked is None:
+            import numpy as np
+
+            ids = self.features.ids
+            rows: Any = np.argsort(-self.scores, kind="stable")
+            self._ranked = [ids[r] for r in rows.tolist()]
+        return self._ranked
+
     def best(self, ids: Sequence[str]) -> str | None:
-        """The first paper of order(ids), without sorting them."""
+        """The first paper of order(ids), without sorting them. (Of many: the first of
+        ranked() among them, walked from the top; a paper the features do not know
+        comes only when none of them does.)"""
+        if len(ids) >= MANY:
+            wanted = set(ids)
+            found = next((pid for pid in self.ranked() if pid in wanted), None)
+            return found if found is not None else (ids[0] if ids else None)
         best, top = None, float("-inf")
         for pid in ids:
             s = self.score(pid)
@@ -231,6 +254,20 @@ class Model:
                 self._platt = (float(fit.coef_[0][0]), float(fit.intercept_[0]))
         return self._platt
 
+    def expected_interesting_except(self, excluded: Iterable[str]) -> float:
+        """expected_interesting() of every paper the features know but `excluded`:
+        for a view of the whole library, without a pass over all its ids."""
+        import numpy as np
+
+        platt = self.calibrate()
+        if platt is None:
+            return float("nan")
+        slope, intercept = platt
+        if self._total is None:
+            z = np.asarray(self.scores, dtype=float) * slope + intercept
+            self._total = float((1.0 / (1.0 + np.exp(-z))).sum())
+        return self._total - self.expected_interesting(excluded)
+
     def expected_interesting(self, ids: Iterable[str]) -> float:
         """An estimate of how many of `ids` are interesting: the sum of their
         probabilities, the scores mapped to probabilities by a logistic fit to the
@@ -242,8 +279,10 @@ class Model:
         platt = self.calibrate()
         if platt is None:
             return float("nan")
-        known = [self.features.row[p] for p in ids if p in self.features.row]
-        if not known:
+        get = self.features.row.get
+        rows = np.fromiter(map(get, ids, repeat(-1)), dtype=np.int64)
+        known = rows[rows >= 0]
+        if not len(known):
             return 0.0
         slope, intercept = platt
         z = np.asarray(self.scores[known], dtype=float) * slope + intercept
@@ -256,7 +295,8 @@ def can_learn(labels: Mapping[str, bool]) -> bool:
     return values == {True, False}
 
 
-def _rng(seed: int, step: int) -> random.Random:
+def rng_for(seed: int, step: int) -> random.Random:
+    """The random draws of a pick: from the seed and the number of decisions so far."""
     return random.Random(seed * 1_000_003 + step)
 
 
@@ -273,7 +313,7 @@ def pick(
     them at random. None when there is none."""
     if not undecided:
         return None
-    rng = _rng(seed, step)
+    rng = rng_for(seed, step)
     if rng.random() < exploration:
         ranked = model.order(undecided)
         return ranked[rng.randrange(len(ranked))]
@@ -293,7 +333,7 @@ def triage_order(
     rest = model.order(undecided)[::-1]  # the best last: taken with pop()
     out = []
     while rest:
-        rng = _rng(seed, step)
+        rng = rng_for(seed, step)
         if rng.random() < exploration:
             out.append(rest.pop(len(rest) - 1 - rng.randrange(len(rest))))
         else:

@@ -85,10 +85,17 @@ class TriageProgress:
 
 
 def progress(lib: Library, ids: Iterable[str], decisions: Sequence[Decision]) -> TriageProgress:
+    """How many of `ids` are triaged, and by which decision. (The whole library in
+    view: its triaged papers are among those with an annotation, looked at alone.)"""
+    ids = ids if isinstance(ids, Sequence) else list(ids)
+    total = len(ids)
+    pool: Iterable[str] = ids
+    if total == len(lib):
+        papers = lib.papers_by_id()
+        pool = [pid for pid in lib.annotations() if pid in papers]
     counts: Counter[str] = Counter()
-    triaged = total = 0
-    for pid in ids:
-        total += 1
+    triaged = 0
+    for pid in pool:
         if is_triaged(lib, pid, decisions):
             triaged += 1
             for d in decisions:

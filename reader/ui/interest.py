@@ -135,8 +135,8 @@ class Interest(QObject):
 
             built = features or Features.build(papers)
             model = built.train(labels)
-            model.calibrate()  # (here: the triage bar only applies it)
-            return built, model, model.order(built.ids)
+            model.calibrate()  # (here: the triage bar only applies it, triage walks it)
+            return built, model, model.ranked()
 
         def done(result: tuple[Features, Model, list[str]]) -> None:
             self._running = False
