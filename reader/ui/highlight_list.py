@@ -139,9 +139,10 @@ class HighlightModel(QAbstractListModel):
             if h.comment.strip():  # (its start: a comment may hold 100,000 characters)
                 comment = " ".join(h.comment[:MAX_SHOWN_COMMENT].split())
                 cut = len(h.comment) > MAX_SHOWN_COMMENT
-                lines.append("    " + comment + ("…" if cut else ""))
+                # (flush with the quote: spaces put it out of line with it)
+                lines.append("Comment: " + comment + ("…" if cut else ""))
             if row.span is None:
-                lines.append(f"    ({ORPHAN_TEXT})")
+                lines.append(f"({ORPHAN_TEXT})")
             return "\n".join(lines)
         if role == Qt.ItemDataRole.DecorationRole:
             return self.palette.color_of(h.color)

@@ -142,7 +142,7 @@ def test_highlight_survives_a_reimport_with_changed_spacing_and_orphans_when_gon
     gone = paper.abstract.replace("high training", "a")
     lib.add_papers([dataclasses.replace(paper, abstract=gone)])
     assert marks(w) == []
-    assert rows(w) == [f"“{QUOTE}”\n    ({ORPHAN_TEXT})"]
+    assert rows(w) == [f"“{QUOTE}”\n({ORPHAN_TEXT})"]
     model = w.pane.highlight_panel.model
     assert model.index(0).data(HighlightModel.FoundRole) is False
     assert len(lib.annotation(DA_KD).highlights) == 1  # kept, never silently dropped
@@ -192,7 +192,7 @@ def test_comment_by_key_is_listed_and_found_by_search(qtbot, app, hl, monkeypatc
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_C)
     assert asked and QUOTE[:20] in asked[0][0]
     assert lib.annotation(DA_KD).highlights[0].comment == "contradicts the scaling story"
-    assert rows(w) == [f"“{QUOTE}”\n    contradicts the scaling story"]
+    assert rows(w) == [f"“{QUOTE}”\nComment: contradicts the scaling story"]
 
     qtbot.keyClicks(w.sidebar.search, "scaling story")
     qtbot.waitUntil(lambda: w.sidebar.model.ids() == [DA_KD])
