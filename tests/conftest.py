@@ -73,3 +73,21 @@ def computers(tmp_path: Path) -> dict[str, Path]:
     second = tmp_path / "desktop"
     shutil.copytree(first, second)
     return {"laptop": first, "desktop": second}
+
+
+@pytest.fixture
+def run(library_dir, capsys):
+    """Run the command line in-process on `library_dir`; `expect` is the exit code."""
+    from reader.cli import main
+
+    def run(*args, expect=0):
+        argv = ["--data-dir", str(library_dir), *args]
+        if expect:
+            with pytest.raises(SystemExit) as info:
+                main(argv)
+            assert info.value.code == expect
+        else:
+            assert main(argv) == 0
+        return capsys.readouterr()
+
+    return run

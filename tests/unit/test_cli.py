@@ -13,23 +13,6 @@ from reader.cli import main
 from tests.helpers.libraries import own_file
 
 
-@pytest.fixture
-def run(library_dir, capsys):
-    """Run the CLI in-process; `expect` is the exit code."""
-
-    def run(*args, expect=0):
-        argv = ["--data-dir", str(library_dir), *args]
-        if expect:
-            with pytest.raises(SystemExit) as info:
-                main(argv)
-            assert info.value.code == expect
-        else:
-            assert main(argv) == 0
-        return capsys.readouterr()
-
-    return run
-
-
 def listed(run, *query):
     out, _ = run("list", *query, "--json")
     return json.loads(out)

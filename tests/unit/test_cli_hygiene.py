@@ -2,10 +2,10 @@
 
 import json
 
-from tests.unit.test_cli import listed, run  # noqa: F401  (the fixture)
+from tests.unit.test_cli import listed
 
 
-def test_delete_restore_and_empty_the_trash(run):  # noqa: F811
+def test_delete_restore_and_empty_the_trash(run):
     papers = listed(run)
     pid, other = papers[0]["id"], papers[1]["id"]
     run("note", pid, "--set", "kept while in the trash")
@@ -26,7 +26,7 @@ def test_delete_restore_and_empty_the_trash(run):  # noqa: F811
     assert json.loads(run("trash", "--json")[0]) == []
 
 
-def test_merge_keeps_both_annotations_in_one(run):  # noqa: F811
+def test_merge_keeps_both_annotations_in_one(run):
     papers = listed(run)
     keep, other = papers[2]["id"], papers[3]["id"]
     run("tag", keep, "rl")

@@ -3,29 +3,9 @@
 import csv
 import json
 
-import pytest
-
-from reader.cli import main
 from reader.core import triage as core_triage
 from reader.core.interest import training_labels
 from reader.opening import open_library
-
-
-@pytest.fixture
-def run(library_dir, capsys):
-    """Run the CLI in-process; `expect` is the exit code."""
-
-    def run(*args, expect=0):
-        argv = ["--data-dir", str(library_dir), *args]
-        if expect:
-            with pytest.raises(SystemExit) as info:
-                main(argv)
-            assert info.value.code == expect
-        else:
-            assert main(argv) == 0
-        return capsys.readouterr()
-
-    return run
 
 
 def ids(run):
