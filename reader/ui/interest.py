@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QLocale, QObject, Signal
 
 from reader.core.library import Change, Library
+from reader.ui.i18n import fill
 
 if TYPE_CHECKING:
     from reader.core.ranking import Features, Model
@@ -99,7 +100,7 @@ class Interest(QObject):
         elif len(paper_ids) == 1:
             self.like_what = f"“{plain(lib.paper(paper_ids[0]).title)}”"
         else:
-            self.like_what = f"{len(paper_ids):,} papers"
+            self.like_what = self.tr("%Ln paper(s)", "", len(paper_ids))
         labels = training_labels(lib, self._decisions(), tag=tag, like=list(paper_ids))
         self.like_wanted = True
         self._want(LIKE, labels)
@@ -112,8 +113,11 @@ class Interest(QObject):
         parts = [name for name, _weight in model.explain(paper_id, WHY_FEATURES)]
         score = model.score(paper_id)
         if score == float("-inf"):
-            return "Not scored yet: added after the model learnt"
-        return f"Score {score:.1f}" + (f" · why: {', '.join(parts)}" if parts else "")
+            return self.tr("Not scored yet: added after the model learnt")
+        shown = QLocale().toString(score, "f", 1)
+        if not parts:
+            return fill(self.tr("Score %1"), shown)
+        return fill(self.tr("Score %1 · why: %2"), shown, ", ".join(parts))
 
     # -- the worker -------------------------------------------------------------
 
@@ -150,7 +154,7 @@ class Interest(QObject):
 
         def fail(exc: BaseException) -> None:
             self._running = False
-            self.failed.emit(f"Predicted interest could not be learnt: {exc}")
+            self.failed.emit(fill(self.tr("Predicted interest could not be learnt: %1"), str(exc)))
             self._next()
 
         if self._runner is None:
