@@ -5,7 +5,6 @@
     <name>Counted</name>
     <message numerus="yes">
         <source>Merge %Ln paper(s)</source>
-        <extracomment>our catalogues, compiled from resources/translations/paper_reader_&lt;code&gt;.ts the translators we installed (found again, to replace them, by this object name) the application&apos;s property holding the language in use</extracomment>
         <translation>
             <numerusform>Merge %Ln paper</numerusform>
             <numerusform>Merge %Ln papers</numerusform>
