@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,16 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check reader tests bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+
+# the window's catalogues: new strings into the .ts files (to translate, see
+# resources/translations/GLOSSARY.md), then the .qm files the package ships
+TS := resources/translations/paper_reader
+LUPDATE := $(VENV)/bin/pyside6-lupdate -silent -extensions py -no-obsolete -locations none
+translations: $(STAMP)
+	$(LUPDATE) -target-language zh_CN reader -ts $(TS)_zh_CN.ts
+	$(LUPDATE) -pluralonly -target-language en reader -ts $(TS)_en.ts
+	$(VENV)/bin/pyside6-lrelease -silent $(TS)_zh_CN.ts -qm $(TS)_zh_CN.qm
+	$(VENV)/bin/pyside6-lrelease -silent $(TS)_en.ts -qm $(TS)_en.qm
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run.py --papers $(or $(N),3300)
