@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 5)
-        self.splitter.setSizes([190, 400, 690])
+        self.splitter.setSizes([205, 400, 675])
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         bar = self.menuBar()

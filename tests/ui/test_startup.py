@@ -16,6 +16,7 @@ from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
 
 from reader.core.models import Status
+from reader.ui.facets import NO_TAGS
 
 
 def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
@@ -81,7 +82,7 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
         "All papers  (19)" in lines()
         and "  Counting…" not in lines()
         and "  ICML 2025  (19)" in lines()
-        and "  None yet (press t)" in lines()
+        and f"  {NO_TAGS}" in lines()
     )
 
 
