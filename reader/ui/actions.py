@@ -257,10 +257,17 @@ def build_actions(
     add("focus_search", "Search", ["Ctrl+F"], focus_search, menu="&Go")
     add("slash_search", "Search", ["/"], focus_search, list_only=True)
     add("focus_list", "Go to List", ["Ctrl+L"], lambda: focus(view, needs_paper=False), menu="&Go")
+
+    def context_menu(pos: QPoint) -> None:
+        list_context_menu(controller, actions, pos).popup(view.viewport().mapToGlobal(pos))
+
+    view.customContextMenuRequested.connect(context_menu)
     return actions
 
 
-def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> None:
+def add_window_actions(
+    window: MainWindow, actions: Actions, triage: Triage, interest: Interest | None
+) -> None:
     """Triage keys, themes, zoom, tag keys, smart lists, the palette and the cheat sheet."""
     from reader.ui.tag_manager import install_tag_actions
     from reader.ui.theme import THEMES
@@ -320,12 +327,11 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
         menu="&Go",
     )
     add("delete_search", "&Delete Smart List…", [], lambda: delete_search(window), menu="&Go")
-    add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window), menu="&Go")
+    add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window, triage), menu="&Go")
     add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
     actions.by_name["triage"].setCheckable(True)
     triage.mode_changed.connect(actions.by_name["triage"].setChecked)
-    if window.interest is not None:
-        interest = window.interest
+    if interest is not None:
 
         def more_like() -> None:
             ids = window.controller.target_ids()
@@ -351,16 +357,40 @@ def add_window_actions(window: MainWindow, actions: Actions, triage: Triage) -> 
         "palette",
         "Command &Palette…",
         ["Ctrl+K", "Ctrl+Shift+P"],
-        window.show_palette,
+        lambda: show_palette(window, actions),
         menu="&Help",
     )
     add(
         "cheatsheet",
         "&Keyboard Shortcuts",
         ["?", "Shift+?", "F1"],
-        window.show_cheatsheet,
+        lambda: show_cheatsheet(window, actions, triage),
         menu="&Help",
     )
+
+
+def show_palette(window: QMainWindow, actions: Actions) -> None:
+    """Help → Command Palette…: the enabled actions, found by a few letters."""
+    from reader.ui.palette import CommandPalette
+
+    CommandPalette([a for a in actions.all() if a.isEnabled()], window).open()
+
+
+def show_cheatsheet(window: MainWindow, actions: Actions, triage: Triage) -> None:
+    """Help → Keyboard Shortcuts: every key, by menu, and where it acts."""
+    from reader.ui.palette import CheatSheet
+
+    def where(action: QAction) -> str:
+        owner = action.parent()
+        if action in (*triage.decision_actions, triage.exit_action):
+            return "in triage mode"
+        if owner is window.sidebar.view:
+            return "in the list"
+        if owner is window.pane.browser:
+            return "in the abstract, text chosen"
+        return "anywhere"
+
+    CheatSheet(actions.by_menu(), window, where).open()
 
 
 def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str]) -> None:
@@ -406,11 +436,11 @@ def delete_search(window: MainWindow) -> None:
         window.controller.library.delete_search(name)
 
 
-def configure_triage(window: MainWindow) -> None:
+def configure_triage(window: MainWindow, triage: Triage) -> None:
     """Go → Triage Keys…: one decision a line."""
     from reader.ui.triage import parse_decisions
 
-    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in window.triage.decisions)
+    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
     text, ok = QInputDialog.getMultiLineText(
         window,
         "Triage keys",
@@ -425,7 +455,7 @@ def configure_triage(window: MainWindow) -> None:
     except (ValueError, OSError) as exc:
         window.warn(f"Triage keys not changed: {exc}")
         return
-    window.triage.set_decisions(decisions)
+    triage.set_decisions(decisions)
 
 
 def build_menus(window: QMainWindow, actions: Actions) -> None:

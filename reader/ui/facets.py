@@ -35,9 +35,9 @@ KeyRole = Qt.ItemDataRole.UserRole + 10
 ALL = ("all", "")
 ALL_LABEL = QT_TRANSLATE_NOOP("FacetPanel", "All papers")
 #: under "Tags" when no paper has a tag yet
-NO_TAGS = QT_TRANSLATE_NOOP("FacetPanel", "None yet (press t)")
+NO_TAGS = QT_TRANSLATE_NOOP("FacetPanel", "None yet: press t")
 #: under "Tags" when the library has tags but none of the papers listed has one
-NO_TAGS_HERE = QT_TRANSLATE_NOOP("FacetPanel", "None among these papers")
+NO_TAGS_HERE = QT_TRANSLATE_NOOP("FacetPanel", "None among these")
 #: under each heading until the first count (~1 s after opening 100k papers)
 COUNTING = QT_TRANSLATE_NOOP("FacetPanel", "Counting…")
 Key = tuple[str, str]
