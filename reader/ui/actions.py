@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, Qt, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, Qt, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
 from reader.ui import plain
 from reader.ui.controller import PaperController
+from reader.ui.i18n import Counted, fill
 from reader.ui.main_window import MENUS, MainWindow
 from reader.ui.transfer import Transfers
 
@@ -20,13 +21,16 @@ if TYPE_CHECKING:
     from reader.ui.triage import Triage
 
 Keys = list[str] | QKeySequence.StandardKey
+translate = QCoreApplication.translate
 
 
 class Actions:
     """The window's actions by name, and which menu each belongs to (in order).
 
     Single-letter shortcuts are `list_only`: they act only while the paper list
-    has focus, so typing in the search box, tag entry or note never triggers them."""
+    has focus, so typing in the search box, tag entry or note never triggers them.
+    Texts are given in English (marked for translation in the "Actions" context) and
+    shown in the language in use, again by retranslate() after a switch."""
 
     def __init__(self, window: QMainWindow, view: QWidget) -> None:
         self._window = window
@@ -34,6 +38,10 @@ class Actions:
         self.by_name: dict[str, QAction] = {}
         self.menus: dict[str, list[str | None]] = {m: [] for m in MENUS}
         self.mark: dict[Status, QAction] = {}
+        #: name -> (English text, what fills its %1…, English tooltip)
+        self._texts: dict[str, tuple[str, tuple[str, ...], str]] = {}
+        #: what else says its texts again in another language (undo, redo, languages)
+        self._retranslators: list[Callable[[], None]] = []
 
     def add(
         self,
@@ -44,9 +52,15 @@ class Actions:
         *,
         menu: str | None = None,
         list_only: bool = False,
+        args: Sequence[str] = (),
+        tip: str = "",
     ) -> QAction:
+        """An action named `name`: `text` (English, %1… filled by `args`) and its
+        tooltip `tip`, shown translated."""
         owner = self._view if list_only else self._window
-        action = QAction(text, owner)
+        action = QAction(owner)
+        self._texts[name] = (text, tuple(args), tip)
+        self._say(action, name)
         if isinstance(keys, QKeySequence.StandardKey):
             action.setShortcut(keys)
         else:
@@ -57,6 +71,24 @@ class Actions:
         action.triggered.connect(lambda _checked=False: slot())
         self.put(name, action, menu)
         return action
+
+    def _say(self, action: QAction, name: str) -> None:
+        text, args, tip = self._texts[name]
+        action.setText(fill(translate("Actions", text), *args))
+        if tip:
+            action.setToolTip(translate("Actions", tip))
+
+    def on_language_change(self, retranslate: Callable[[], None]) -> None:
+        """Call `retranslate` when another language is in use (it is called now too)."""
+        self._retranslators.append(retranslate)
+        retranslate()
+
+    def retranslate(self) -> None:
+        """Every action's texts in the language now in use."""
+        for name in self._texts:
+            self._say(self.by_name[name], name)
+        for retranslate in self._retranslators:
+            retranslate()
 
     def put(self, name: str, action: QAction, menu: str | None = None) -> None:
         self.by_name[name] = action
@@ -78,12 +110,67 @@ class Actions:
     def by_menu(self) -> dict[str, list[QAction]]:
         """Actions grouped by menu; those in no menu (triage keys, `/`) come last."""
         groups = {
-            m.replace("&", ""): [self.by_name[n] for n in names if n]
+            plain.strip_mnemonics(translate("MainWindow", m)): [self.by_name[n] for n in names if n]
             for m, names in self.menus.items()
         }
         listed = {n for names in self.menus.values() for n in names if n}
-        groups["Other keys"] = [a for n, a in self.by_name.items() if n not in listed]
+        other = translate("Actions", "Other keys")
+        groups[other] = [a for n, a in self.by_name.items() if n not in listed]
         return groups
+
+
+#: the marking actions' texts by status
+MARK = {
+    Status.UNREAD: QT_TRANSLATE_NOOP("Actions", "Mark Unread"),
+    Status.READING: QT_TRANSLATE_NOOP("Actions", "Mark Reading"),
+    Status.READ: QT_TRANSLATE_NOOP("Actions", "Mark Read"),
+}
+#: View → theme actions' texts
+THEME_NAMES = {
+    "system": QT_TRANSLATE_NOOP("Actions", "System Theme"),
+    "light": QT_TRANSLATE_NOOP("Actions", "Light Theme"),
+    "dark": QT_TRANSLATE_NOOP("Actions", "Dark Theme"),
+}
+
+
+def _undo_actions(
+    window: QMainWindow, stack: QUndoStack, actions: Actions
+) -> tuple[QAction, QAction]:
+    """Edit → Undo and Redo: enabled when there is something to undo or redo, their
+    texts naming it in the language in use (the palette and the shortcut sheet call
+    them by their icon texts, Undo and Redo)."""
+    undo, redo = QAction(window), QAction(window)
+    undo.triggered.connect(stack.undo)
+    redo.triggered.connect(stack.redo)
+    stack.canUndoChanged.connect(undo.setEnabled)
+    stack.canRedoChanged.connect(redo.setEnabled)
+    undo.setEnabled(stack.canUndo())
+    redo.setEnabled(stack.canRedo())
+
+    # what each would undo or redo, as the stack last said (not asked of it: it says
+    # so as it is destroyed too)
+    named = {"undo": stack.undoText(), "redo": stack.redoText()}
+
+    def say() -> None:
+        what = named["undo"]
+        undo.setText(
+            fill(translate("Actions", "&Undo %1"), what) if what else translate("Actions", "&Undo")
+        )
+        what = named["redo"]
+        redo.setText(
+            fill(translate("Actions", "&Redo %1"), what) if what else translate("Actions", "&Redo")
+        )
+        undo.setIconText(translate("Actions", "Undo"))
+        redo.setIconText(translate("Actions", "Redo"))
+
+    def told(which: str, text: str) -> None:
+        named[which] = text
+        say()
+
+    stack.undoTextChanged.connect(lambda text: told("undo", text))
+    stack.redoTextChanged.connect(lambda text: told("redo", text))
+    actions.on_language_change(say)
+    return undo, redo
 
 
 def build_actions(
@@ -94,37 +181,46 @@ def build_actions(
     actions = Actions(window, view)
     add = actions.add
 
-    add("import_files", "&Import…", ["Ctrl+O"], transfers.choose_and_import, menu="&File")
+    add(
+        "import_files",
+        QT_TRANSLATE_NOOP("Actions", "&Import…"),
+        ["Ctrl+O"],
+        transfers.choose_and_import,
+        menu="&File",
+    )
     actions.separator("&File")
     add(
         "export_selection",
-        "Export &Selection…",
+        QT_TRANSLATE_NOOP("Actions", "Export &Selection…"),
         ["Ctrl+E"],
-        lambda: transfers.choose_and_export(controller.target_ids(), "the selection"),
+        lambda: transfers.choose_and_export(controller.target_ids(), "selection"),
         menu="&File",
     )
     add(
         "export_view",
-        "Export Current &View…",
+        QT_TRANSLATE_NOOP("Actions", "Export Current &View…"),
         ["Ctrl+Shift+E"],
-        lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view"),
+        lambda: transfers.choose_and_export(sidebar.model.ids(), "view"),
         menu="&File",
     )
     add(
         "export_all",
-        "Export &Everything…",
+        QT_TRANSLATE_NOOP("Actions", "Export &Everything…"),
         [],
-        lambda: transfers.choose_and_export(controller.library.paper_ids(), "the whole library"),
+        lambda: transfers.choose_and_export(controller.library.paper_ids(), "library"),
         menu="&File",
     )
     actions.separator("&File")
-    add("quit", "&Quit", QKeySequence.StandardKey.Quit, window.close, menu="&File")
+    add(
+        "quit",
+        QT_TRANSLATE_NOOP("Actions", "&Quit"),
+        QKeySequence.StandardKey.Quit,
+        window.close,
+        menu="&File",
+    )
 
-    undo = controller.undo_stack.createUndoAction(window, "&Undo")
-    undo.setIconText("Undo")  # (its text names what it undoes: the sheet and palette keep this)
+    undo, redo = _undo_actions(window, controller.undo_stack, actions)
     undo.setShortcut(QKeySequence.StandardKey.Undo)
-    redo = controller.undo_stack.createRedoAction(window, "&Redo")
-    redo.setIconText("Redo")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     window.addActions([undo, redo])
     actions.put("undo", undo, "&Edit")
@@ -133,7 +229,7 @@ def build_actions(
     for n, status in enumerate(Status, start=1):
         actions.mark[status] = add(
             f"mark_{status.value}",
-            f"Mark {status.value.capitalize()}",
+            MARK[status],
             [str(n)],
             lambda s=status: controller.set_status(s),
             menu="&Paper",
@@ -153,7 +249,9 @@ def build_actions(
         ids = controller.target_ids()
         if not ids:
             return
-        tag, ok = QInputDialog.getText(window, "Add tag", f"Tag for {len(ids)} paper(s):")
+        tag, ok = QInputDialog.getText(
+            window, translate("Actions", "Add tag"), Counted().tag_for(len(ids))
+        )
         if ok and tag.strip():
             controller.add_tags([t for t in tag.split(",") if t.strip()], ids)
 
@@ -164,10 +262,16 @@ def build_actions(
             if url.lower().startswith(("http://", "https://")):
                 pane.browser.anchorClicked.emit(QUrl(url))
 
-    add("add_tag", "Add Tag to Selection…", ["Ctrl+T"], add_tag_dialog, menu="&Paper")
+    add(
+        "add_tag",
+        QT_TRANSLATE_NOOP("Actions", "Add Tag to Selection…"),
+        ["Ctrl+T"],
+        add_tag_dialog,
+        menu="&Paper",
+    )
     add(
         "focus_tags",
-        "Edit Tags",
+        QT_TRANSLATE_NOOP("Actions", "Edit Tags"),
         ["T"],
         lambda: focus(pane.tag_editor.entry),
         menu="&Paper",
@@ -175,7 +279,7 @@ def build_actions(
     )
     add(
         "focus_note",
-        "Edit Note",
+        QT_TRANSLATE_NOOP("Actions", "Edit Note"),
         ["N"],
         lambda: focus(pane.note_editor.editor),
         menu="&Paper",
@@ -183,7 +287,7 @@ def build_actions(
     )
     add(
         "open_link",
-        "Open Paper Page",
+        QT_TRANSLATE_NOOP("Actions", "Open Paper Page"),
         ["O", "Ctrl+Return"],
         open_link,
         menu="&Paper",
@@ -198,28 +302,24 @@ def build_actions(
         ids = controller.target_ids()
         if ids:
             QApplication.clipboard().setText(cite(controller.library.papers(), ids, fmt))
-            one, many = (
-                ("citation", "citations") if fmt == "text" else ("BibTeX entry", "BibTeX entries")
-            )
-            count = f"{len(ids):,} {one if len(ids) == 1 else many}"
-            window.statusBar().showMessage(f"Copied {count}", 5_000)
+            counted = Counted()
+            copied = counted.copied_citations if fmt == "text" else counted.copied_bibtex
+            window.statusBar().showMessage(copied(len(ids)), 5_000)
 
     def delete() -> None:
         from reader.ui.hygiene import delete_chosen
 
         n = delete_chosen(controller)
         if n:
-            what = f"{n:,} paper{'' if n == 1 else 's'}"
-            window.statusBar().showMessage(
-                f"Moved {what} to the Trash (Edit → Undo puts them back)", 8_000
-            )
+            window.statusBar().showMessage(Counted().moved_to_trash(n), 8_000)
 
     def merge_chosen() -> None:
         from reader.ui.hygiene import merge_group
 
         ids = controller.target_ids()
         if len(ids) < 2:
-            window.statusBar().showMessage("Select two or more papers to merge", 5_000)
+            told = translate("Actions", "Select two or more papers to merge")
+            window.statusBar().showMessage(told, 5_000)
             return
         shown = pane.paper_id
         keep = shown if shown in ids else ids[0]  # the paper shown keeps everything
@@ -232,31 +332,78 @@ def build_actions(
         dialog.open()
 
     actions.separator("&Paper")
-    add("delete_papers", "Move to &Trash", ["Delete"], delete, menu="&Paper", list_only=True)
-    add("merge_papers", "&Merge Selected Papers", [], merge_chosen, menu="&Paper")
-    add("show_trash", "T&rash…", [], lambda: open_dialog("trash"), menu="&Go")
-    add("show_duplicates", "Possible &Duplicates…", [], lambda: open_dialog("dups"), menu="&Go")
+    add(
+        "delete_papers",
+        QT_TRANSLATE_NOOP("Actions", "Move to &Trash"),
+        ["Delete"],
+        delete,
+        menu="&Paper",
+        list_only=True,
+    )
+    add(
+        "merge_papers",
+        QT_TRANSLATE_NOOP("Actions", "&Merge Selected Papers"),
+        [],
+        merge_chosen,
+        menu="&Paper",
+    )
+    add(
+        "show_trash",
+        QT_TRANSLATE_NOOP("Actions", "T&rash…"),
+        [],
+        lambda: open_dialog("trash"),
+        menu="&Go",
+    )
+    add(
+        "show_duplicates",
+        QT_TRANSLATE_NOOP("Actions", "Possible &Duplicates…"),
+        [],
+        lambda: open_dialog("dups"),
+        menu="&Go",
+    )
     actions.separator("&Paper")
     add(
         "copy_citation",
-        "Copy &Citation",
+        QT_TRANSLATE_NOOP("Actions", "Copy &Citation"),
         ["Ctrl+Shift+C"],
         lambda: copy_cited("text"),
         menu="&Paper",
     )
     add(
         "copy_bibtex",
-        "Copy as &BibTeX",
+        QT_TRANSLATE_NOOP("Actions", "Copy as &BibTeX"),
         ["Ctrl+Alt+C"],
         lambda: copy_cited("bibtex"),
         menu="&Paper",
     )
 
-    add("next_paper", "Next Paper", ["J"], lambda: sidebar.move(1), menu="&Go", list_only=True)
-    add("prev_paper", "Previous Paper", ["K"], lambda: sidebar.move(-1), menu="&Go", list_only=True)
-    add("focus_search", "Search", ["Ctrl+F"], focus_search, menu="&Go")
-    add("slash_search", "Search", ["/"], focus_search, list_only=True)
-    add("focus_list", "Go to List", ["Ctrl+L"], lambda: focus(view, needs_paper=False), menu="&Go")
+    add(
+        "next_paper",
+        QT_TRANSLATE_NOOP("Actions", "Next Paper"),
+        ["J"],
+        lambda: sidebar.move(1),
+        menu="&Go",
+        list_only=True,
+    )
+    add(
+        "prev_paper",
+        QT_TRANSLATE_NOOP("Actions", "Previous Paper"),
+        ["K"],
+        lambda: sidebar.move(-1),
+        menu="&Go",
+        list_only=True,
+    )
+    add(
+        "focus_search", QT_TRANSLATE_NOOP("Actions", "Search"), ["Ctrl+F"], focus_search, menu="&Go"
+    )
+    add("slash_search", QT_TRANSLATE_NOOP("Actions", "Search"), ["/"], focus_search, list_only=True)
+    add(
+        "focus_list",
+        QT_TRANSLATE_NOOP("Actions", "Go to List"),
+        ["Ctrl+L"],
+        lambda: focus(view, needs_paper=False),
+        menu="&Go",
+    )
 
     def context_menu(pos: QPoint) -> None:
         list_context_menu(controller, actions, pos).popup(view.viewport().mapToGlobal(pos))
@@ -281,7 +428,7 @@ def add_window_actions(
     for theme in THEMES:
         action = add(
             f"theme_{theme}",
-            f"{theme.capitalize()} Theme",
+            THEME_NAMES.get(theme, theme),
             [],
             lambda t=theme: look.set_theme(t),
             menu="&View",
@@ -295,17 +442,19 @@ def add_window_actions(
     actions.separator("&View")
     table = add(
         "table_view",
-        "&Table View",
+        QT_TRANSLATE_NOOP("Actions", "&Table View"),
         ["Ctrl+Alt+T"],
         lambda: window.show_table(actions.by_name["table_view"].isChecked()),
         menu="&View",
+        tip=QT_TRANSLATE_NOOP(
+            "Actions", "The papers as a table: title, first author, venue, year, status, tags"
+        ),
     )
     table.setCheckable(True)
     table.setChecked(window.sidebar.model.table)
-    table.setToolTip("The papers as a table: title, first author, venue, year, status, tags")
     lines = add(
         "two_line_titles",
-        "Two-Line &Titles",
+        QT_TRANSLATE_NOOP("Actions", "Two-Line &Titles"),
         [],
         lambda: window.sidebar.view.set_title_lines(
             2 if actions.by_name["two_line_titles"].isChecked() else 1
@@ -315,20 +464,56 @@ def add_window_actions(
     lines.setCheckable(True)
     lines.setChecked(window.sidebar.view.title_lines() == 2)
     actions.separator("&View")
-    add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
-    add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
-    add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
+    add(
+        "zoom_in",
+        QT_TRANSLATE_NOOP("Actions", "Zoom &In"),
+        ["Ctrl++", "Ctrl+="],
+        look.zoom_in,
+        menu="&View",
+    )
+    add(
+        "zoom_out",
+        QT_TRANSLATE_NOOP("Actions", "Zoom &Out"),
+        ["Ctrl+-"],
+        look.zoom_out,
+        menu="&View",
+    )
+    add(
+        "zoom_reset",
+        QT_TRANSLATE_NOOP("Actions", "&Actual Size"),
+        ["Ctrl+0"],
+        look.zoom_reset,
+        menu="&View",
+    )
     install_tag_actions(window, window.controller, actions)
     add(
         "save_search",
-        "&Save Search as Smart List…",
+        QT_TRANSLATE_NOOP("Actions", "&Save Search as Smart List…"),
         ["Ctrl+S"],
         lambda: save_search(window),
         menu="&Go",
     )
-    add("delete_search", "&Delete Smart List…", [], lambda: delete_search(window), menu="&Go")
-    add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window, triage), menu="&Go")
-    add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
+    add(
+        "delete_search",
+        QT_TRANSLATE_NOOP("Actions", "&Delete Smart List…"),
+        [],
+        lambda: delete_search(window),
+        menu="&Go",
+    )
+    add(
+        "triage_setup",
+        QT_TRANSLATE_NOOP("Actions", "Triage &Keys…"),
+        [],
+        lambda: configure_triage(window, triage),
+        menu="&Go",
+    )
+    add(
+        "triage",
+        QT_TRANSLATE_NOOP("Actions", "&Triage Mode"),
+        ["Ctrl+Shift+T"],
+        triage.toggle,
+        menu="&Go",
+    )
     actions.by_name["triage"].setCheckable(True)
     triage.mode_changed.connect(actions.by_name["triage"].setChecked)
     if interest is not None:
@@ -337,32 +522,35 @@ def add_window_actions(
             ids = window.controller.target_ids()
             if ids:
                 interest.more_like(paper_ids=ids)
-                window.statusBar().showMessage("Finding papers like these…", 5_000)
+                told = translate("Actions", "Finding papers like these…")
+                window.statusBar().showMessage(told, 5_000)
 
         add(
             "more_like",
-            "&More Like This",
+            QT_TRANSLATE_NOOP("Actions", "&More Like This"),
             ["Shift+M"],  # (plain letters may be triage keys the user chose)
             more_like,
             menu="&Paper",
             list_only=True,
-        ).setToolTip(
-            "The list sorted by likeness to the paper shown (or the papers selected), "
-            "learnt on this computer: each paper's score, and in the pane why"
+            tip=QT_TRANSLATE_NOOP(
+                "Actions",
+                "The list sorted by likeness to the paper shown (or the papers selected), "
+                "learnt on this computer: each paper's score, and in the pane why",
+            ),
         )
         window.sidebar.facets.like_requested.connect(
             lambda key: _more_like_facet(window, interest, key)
         )
     add(
         "palette",
-        "Command &Palette…",
+        QT_TRANSLATE_NOOP("Actions", "Command &Palette…"),
         ["Ctrl+K", "Ctrl+Shift+P"],
         lambda: show_palette(window, actions),
         menu="&Help",
     )
     add(
         "cheatsheet",
-        "&Keyboard Shortcuts",
+        QT_TRANSLATE_NOOP("Actions", "&Keyboard Shortcuts"),
         ["?", "Shift+?", "F1"],
         lambda: show_cheatsheet(window, actions, triage),
         menu="&Help",
@@ -383,12 +571,12 @@ def show_cheatsheet(window: MainWindow, actions: Actions, triage: Triage) -> Non
     def where(action: QAction) -> str:
         owner = action.parent()
         if action in (*triage.decision_actions, triage.exit_action):
-            return "in triage mode"
+            return translate("Actions", "in triage mode")
         if owner is window.sidebar.view:
-            return "in the list"
+            return translate("Actions", "in the list")
         if owner is window.pane.browser:
-            return "in the abstract, text chosen"
-        return "anywhere"
+            return translate("Actions", "in the abstract, text chosen")
+        return translate("Actions", "anywhere")
 
     CheatSheet(actions.by_menu(), window, where).open()
 
@@ -405,25 +593,32 @@ def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str
         query = sidebar.saved_searches.get(value, "")
         ids = sidebar.index.filter(parse(query), window.controller.library.paper_ids())
         if not ids:
-            window.statusBar().showMessage(f"No paper in {value} to learn from.", 5_000)
+            told = fill(translate("Actions", "No paper in %1 to learn from."), value)
+            window.statusBar().showMessage(told, 5_000)
             return
         interest.more_like(paper_ids=ids)
         interest.like_what = value
-    window.statusBar().showMessage(f"Finding papers like {interest.like_what}…", 5_000)
+    told = fill(translate("Actions", "Finding papers like %1…"), interest.like_what)
+    window.statusBar().showMessage(told, 5_000)
 
 
 def save_search(window: MainWindow) -> None:
     """Go → Save Search as Smart List…"""
     query = window.sidebar.query_text()
     if not query:
-        window.statusBar().showMessage("Type a search or choose facets first.", 8_000)
+        told = translate("Actions", "Type a search or choose facets first.")
+        window.statusBar().showMessage(told, 8_000)
         return
-    name, ok = QInputDialog.getText(window, "Save search", plain.html(f"Name for “{query}”:"))
+    name, ok = QInputDialog.getText(
+        window,
+        translate("Actions", "Save search"),
+        plain.html(fill(translate("Actions", "Name for “%1”:"), query)),
+    )
     if ok and name.strip():
         try:
             window.controller.library.save_search(name, query)
         except (ValueError, OSError) as exc:
-            window.warn(f"Smart list not saved: {exc}")
+            window.warn(fill(translate("Actions", "Smart list not saved: %1"), str(exc)))
 
 
 def delete_search(window: MainWindow) -> None:
@@ -431,7 +626,14 @@ def delete_search(window: MainWindow) -> None:
     names = sorted(window.controller.library.prefs.saved_searches(), key=str.casefold)
     if not names:
         return
-    name, ok = QInputDialog.getItem(window, "Delete smart list", "Smart list:", names, 0, False)
+    name, ok = QInputDialog.getItem(
+        window,
+        translate("Actions", "Delete smart list"),
+        translate("Actions", "Smart list:"),
+        names,
+        0,
+        False,
+    )
     if ok and name:
         window.controller.library.delete_search(name)
 
@@ -443,8 +645,12 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
     current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
     text, ok = QInputDialog.getMultiLineText(
         window,
-        "Triage keys",
-        "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
+        translate("Actions", "Triage keys"),
+        translate(
+            "Actions",
+            "One decision a line: KEY tag|status VALUE LABEL\n"
+            "(e.g. “i tag interesting Interesting”)",
+        ),
         current,
     )
     if not ok:
@@ -453,21 +659,15 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
         decisions = parse_decisions(text)
         window.controller.library.prefs.set_triage_decisions([d.to_dict() for d in decisions])
     except (ValueError, OSError) as exc:
-        window.warn(f"Triage keys not changed: {exc}")
+        window.warn(fill(translate("Actions", "Triage keys not changed: %1"), str(exc)))
         return
     triage.set_decisions(decisions)
 
 
-def build_menus(window: QMainWindow, actions: Actions) -> None:
-    """Fill the menu bar (its menus may be there already, empty, from the first paint)."""
-    bar = window.menuBar()
-    existing = {a.text(): a.menu() for a in bar.actions()}
+def build_menus(window: MainWindow, actions: Actions) -> None:
+    """Fill the menu bar's menus (there already, empty, from the first paint)."""
     for title, names in actions.menus.items():
-        if not names:
-            continue
-        menu = existing.get(title)
-        if not isinstance(menu, QMenu):
-            menu = bar.addMenu(title)
+        menu = window.menus[title]
         for name in names:
             if name is None:
                 menu.addSeparator()
@@ -489,7 +689,7 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
         key=str.casefold,
     )
     if tags:
-        remove = menu.addMenu("Remove Tag")
+        remove = menu.addMenu(translate("Actions", "Remove Tag"))
         for tag in tags:
             remove.addAction(plain.action_text(tag), lambda t=tag: controller.remove_tags([t]))
     menu.addSeparator()

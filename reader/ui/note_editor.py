@@ -134,6 +134,13 @@ class NoteEditor(QWidget):
         layout.addWidget(label)
         layout.addWidget(splitter, 1)
         self._layout = layout
+
+        self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DEBOUNCE_MS)
+        self._save_timer.timeout.connect(self.flush)
+        self._preview_timer = QTimer(self, singleShot=True, interval=PREVIEW_DEBOUNCE_MS)
+        self._preview_timer.timeout.connect(self._render_preview)
+        self.editor.textChanged.connect(self._on_text_changed)
+        self.setEnabled(False)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -155,13 +162,6 @@ class NoteEditor(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
-
-        self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DEBOUNCE_MS)
-        self._save_timer.timeout.connect(self.flush)
-        self._preview_timer = QTimer(self, singleShot=True, interval=PREVIEW_DEBOUNCE_MS)
-        self._preview_timer.timeout.connect(self._render_preview)
-        self.editor.textChanged.connect(self._on_text_changed)
-        self.setEnabled(False)
 
     @property
     def paper_id(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -236,13 +236,14 @@ def install_tag_actions(
     for n in numbers:
         add(
             f"toggle_tag_{n}",
-            f"Toggle Coloured Tag {n}",
+            QT_TRANSLATE_NOOP("Actions", "Toggle Coloured Tag %1"),
             [f"Alt+{n}"],
             lambda n=n: toggle_coloured_tag(controller, n),
+            args=(str(n),),
         )
     add(
         "manage_tags",
-        "&Manage Tags…",
+        QT_TRANSLATE_NOOP("Actions", "&Manage Tags…"),
         ["Ctrl+Shift+G"],
         lambda: TagManager(controller, window).show(),
         menu="&Paper",

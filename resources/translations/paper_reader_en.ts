@@ -96,12 +96,32 @@
     </message>
 </context>
 <context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <source>Edits to %Ln paper(s) could not be saved (see the status bar). Retry, or close and lose them?</source>
+        <translation>
+            <numerusform>Edits to %Ln paper could not be saved (see the status bar). Retry, or close and lose them?</numerusform>
+            <numerusform>Edits to %Ln papers could not be saved (see the status bar). Retry, or close and lose them?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>NoteConflicts</name>
     <message numerus="yes">
         <source>This note was also edited on other computers before they synced: %n other versions, below.</source>
         <translation>
             <numerusform>This note was also edited on another computer before they synced: %n other version, below.</numerusform>
             <numerusform>This note was also edited on other computers before they synced: %n other versions, below.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>NoteLinks</name>
+    <message numerus="yes">
+        <source>Mentioned in %Ln note(s): %1</source>
+        <translation>
+            <numerusform>Mentioned in %Ln note: %1</numerusform>
+            <numerusform>Mentioned in %Ln notes: %1</numerusform>
         </translation>
     </message>
 </context>

@@ -2,6 +2,308 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Actions</name>
+    <message>
+        <source>Other keys</source>
+        <extracomment>name -&gt; (English text, what fills its %1…, English tooltip) what else says its texts again in another language (undo, redo, languages)</extracomment>
+        <translation>其他按键</translation>
+    </message>
+    <message>
+        <source>Mark Unread</source>
+        <extracomment>the marking actions&apos; texts by status</extracomment>
+        <translation>标为未读</translation>
+    </message>
+    <message>
+        <source>Mark Reading</source>
+        <translation>标为在读</translation>
+    </message>
+    <message>
+        <source>Mark Read</source>
+        <translation>标为已读</translation>
+    </message>
+    <message>
+        <source>System Theme</source>
+        <extracomment>View → theme actions&apos; texts</extracomment>
+        <translation>跟随系统主题</translation>
+    </message>
+    <message>
+        <source>Light Theme</source>
+        <translation>浅色主题</translation>
+    </message>
+    <message>
+        <source>Dark Theme</source>
+        <translation>深色主题</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销(&amp;U) %1</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做(&amp;R) %1</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Selection…</source>
+        <translation>导出所选(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Export Current &amp;View…</source>
+        <translation>导出当前视图(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Everything…</source>
+        <translation>导出全部(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Add tag</source>
+        <translation>添加标签</translation>
+    </message>
+    <message>
+        <source>Add Tag to Selection…</source>
+        <translation>为所选论文添加标签…</translation>
+    </message>
+    <message>
+        <source>Edit Tags</source>
+        <translation>编辑标签</translation>
+    </message>
+    <message>
+        <source>Edit Note</source>
+        <translation>编辑笔记</translation>
+    </message>
+    <message>
+        <source>Open Paper Page</source>
+        <translation>打开论文页面</translation>
+    </message>
+    <message>
+        <source>Select two or more papers to merge</source>
+        <translation>请选择两篇或更多论文进行合并</translation>
+    </message>
+    <message>
+        <source>Move to &amp;Trash</source>
+        <translation>移到回收站(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Merge Selected Papers</source>
+        <translation>合并所选论文(&amp;M)</translation>
+    </message>
+    <message>
+        <source>T&amp;rash…</source>
+        <translation>回收站(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Possible &amp;Duplicates…</source>
+        <translation>可能的重复项(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Citation</source>
+        <translation>复制引用(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy as &amp;BibTeX</source>
+        <translation>复制为 BibTeX(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Next Paper</source>
+        <translation>下一篇论文</translation>
+    </message>
+    <message>
+        <source>Previous Paper</source>
+        <translation>上一篇论文</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Go to List</source>
+        <translation>转到列表</translation>
+    </message>
+    <message>
+        <source>&amp;Table View</source>
+        <translation>表格视图(&amp;T)</translation>
+    </message>
+    <message>
+        <source>The papers as a table: title, first author, venue, year, status, tags</source>
+        <translation>以表格显示论文：标题、第一作者、会议/期刊、年份、阅读状态、标签</translation>
+    </message>
+    <message>
+        <source>Two-Line &amp;Titles</source>
+        <translation>两行标题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Actual Size</source>
+        <translation>实际大小(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Save Search as Smart List…</source>
+        <translation>将搜索保存为智能列表(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete Smart List…</source>
+        <translation>删除智能列表(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Triage &amp;Keys…</source>
+        <translation>筛选按键(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>&amp;Triage Mode</source>
+        <translation>筛选模式(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Finding papers like these…</source>
+        <translation>正在查找与这些相似的论文…</translation>
+    </message>
+    <message>
+        <source>&amp;More Like This</source>
+        <translation>相似论文(&amp;M)</translation>
+    </message>
+    <message>
+        <source>The list sorted by likeness to the paper shown (or the papers selected), learnt on this computer: each paper&apos;s score, and in the pane why</source>
+        <translation>按与当前论文（或所选论文）的相似度排序列表，在本机上学习：显示每篇论文的得分，并在阅读窗格中说明原因</translation>
+    </message>
+    <message>
+        <source>Command &amp;Palette…</source>
+        <translation>命令面板(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>in triage mode</source>
+        <translation>筛选模式中</translation>
+    </message>
+    <message>
+        <source>in the list</source>
+        <translation>在列表中</translation>
+    </message>
+    <message>
+        <source>in the abstract, text chosen</source>
+        <translation>在摘要中选中文字时</translation>
+    </message>
+    <message>
+        <source>anywhere</source>
+        <translation>任何地方</translation>
+    </message>
+    <message>
+        <source>No paper in %1 to learn from.</source>
+        <translation>%1 中没有可供学习的论文。</translation>
+    </message>
+    <message>
+        <source>Finding papers like %1…</source>
+        <translation>正在查找与%1相似的论文…</translation>
+    </message>
+    <message>
+        <source>Type a search or choose facets first.</source>
+        <translation>请先输入搜索或选择分面。</translation>
+    </message>
+    <message>
+        <source>Save search</source>
+        <translation>保存搜索</translation>
+    </message>
+    <message>
+        <source>Name for “%1”:</source>
+        <translation>“%1”的名称：</translation>
+    </message>
+    <message>
+        <source>Smart list not saved: %1</source>
+        <translation>智能列表未保存：%1</translation>
+    </message>
+    <message>
+        <source>Delete smart list</source>
+        <translation>删除智能列表</translation>
+    </message>
+    <message>
+        <source>Smart list:</source>
+        <translation>智能列表：</translation>
+    </message>
+    <message>
+        <source>Triage keys</source>
+        <translation>筛选按键</translation>
+    </message>
+    <message>
+        <source>One decision a line: KEY tag|status VALUE LABEL
+(e.g. “i tag interesting Interesting”)</source>
+        <translation>每行一个决定：按键 tag|status 值 名称
+（例如“i tag interesting 感兴趣”）</translation>
+    </message>
+    <message>
+        <source>Triage keys not changed: %1</source>
+        <translation>筛选按键未更改：%1</translation>
+    </message>
+    <message>
+        <source>Remove Tag</source>
+        <translation>移除标签</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;System Language</source>
+        <translation>跟随系统语言(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Toggle Coloured Tag %1</source>
+        <translation>切换彩色标签 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Manage Tags…</source>
+        <translation>管理标签(&amp;M)…</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>Backup failed: %1</source>
+        <extracomment>how often the window looks for changes another process made to the library a backup of annotations.json at most this often while the window is open predicted interest (triage&apos;s order, the sort, More Like This) the last &quot;could not re-read&quot; told, not told again while it stays the same</extracomment>
+        <translation>备份失败：%1</translation>
+    </message>
+    <message>
+        <source>Could not re-read the library: %1</source>
+        <translation>无法重新读取文库：%1</translation>
+    </message>
+    <message>
+        <source>Cannot open the library:
+%1</source>
+        <translation>无法打开文库：
+%1</translation>
+    </message>
+</context>
+<context>
     <name>CheatSheet</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -213,14 +515,14 @@
         <translation>全部论文</translation>
     </message>
     <message>
-        <source>None yet (press t)</source>
+        <source>None yet: press t</source>
         <extracomment>under &quot;Tags&quot; when no paper has a tag yet</extracomment>
-        <translation>暂无（按 t 添加）</translation>
+        <translation>暂无：按 t</translation>
     </message>
     <message>
-        <source>None among these papers</source>
+        <source>None among these</source>
         <extracomment>under &quot;Tags&quot; when the library has tags but none of the papers listed has one</extracomment>
-        <translation>这些论文都没有标签</translation>
+        <translation>这些论文中没有</translation>
     </message>
     <message>
         <source>Counting…</source>
@@ -310,6 +612,65 @@
     </message>
 </context>
 <context>
+    <name>Highlighter</name>
+    <message>
+        <source>Highlight as %1</source>
+        <translation>高亮为%1</translation>
+    </message>
+    <message>
+        <source>Highlight With…</source>
+        <translation>选择高亮颜色…</translation>
+    </message>
+    <message>
+        <source>Comment on Highlight…</source>
+        <translation>批注高亮…</translation>
+    </message>
+    <message>
+        <source>Rename Highlight Colours…</source>
+        <translation>重命名高亮颜色…</translation>
+    </message>
+    <message>
+        <source>&amp;Highlight</source>
+        <translation>高亮(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Select text in the abstract first, then press 1–4 to highlight it</source>
+        <translation>请先在摘要中选中文字，再按 1–4 高亮</translation>
+    </message>
+    <message>
+        <source>Highlighted as %1 · C adds a comment</source>
+        <translation>已高亮为%1 · 按 C 添加批注</translation>
+    </message>
+    <message>
+        <source>Put the cursor in a highlight, or choose one in the list, to comment on it</source>
+        <translation>请把光标放在高亮处，或在列表中选择一条高亮，再添加批注</translation>
+    </message>
+    <message>
+        <source>Highlight Comment</source>
+        <translation>高亮批注</translation>
+    </message>
+    <message>
+        <source>Comment on “%1”:</source>
+        <translation>对“%1”的批注：</translation>
+    </message>
+    <message>
+        <source>Comment on highlight</source>
+        <translation>批注高亮</translation>
+    </message>
+    <message>
+        <source>Remove highlight</source>
+        <translation>移除高亮</translation>
+    </message>
+    <message>
+        <source>Highlight as</source>
+        <translation>高亮为</translation>
+    </message>
+    <message>
+        <source>Remove Highlight</source>
+        <translation>移除高亮</translation>
+    </message>
+</context>
+<context>
     <name>Interest</name>
     <message numerus="yes">
         <source>%Ln paper(s)</source>
@@ -333,6 +694,49 @@
     <message>
         <source>Predicted interest could not be learnt: %1</source>
         <translation>无法学习预测兴趣：%1</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <extracomment>the menu bar, from the first paint (the composition root fills the menus after it); the titles translated when shown, the menus known by these</extracomment>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Paper</source>
+        <translation>论文(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Go</source>
+        <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>All edits saved.</source>
+        <extracomment>the menu bar&apos;s menus by their English titles (MENUS)</extracomment>
+        <translation>所有修改均已保存。</translation>
+    </message>
+    <message>
+        <source>Unsaved edits</source>
+        <translation>未保存的修改</translation>
+    </message>
+    <message numerus="yes">
+        <source>Edits to %Ln paper(s) could not be saved (see the status bar). Retry, or close and lose them?</source>
+        <translation>
+            <numerusform>对 %Ln 篇论文的修改无法保存（见状态栏）。要重试，还是关闭并丢弃这些修改？</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -480,7 +884,7 @@
     <message>
         <source>Your notes in Markdown: **bold**, lists, tables, $math$…</source>
         <extracomment>a note with a longer line is shown read-only (see the module&apos;s docstring): a line of 100,000 characters costs 15-40 ms a key, a million 0.2-0.3 s a longer note is shown read-only too (a million characters of short lines load in ~30 ms; the library holds no longer note, see reader.core.cleaning) a note with a longer run of characters without a space wraps anywhere, not at word boundaries (a 100,000-character line of 500-character words: ~40 ms a key) what a note too long to edit shows of itself keys an open completion popup handles itself (choose, dismiss) the whole note while it is too long to edit (the editor shows its start) the user asked to edit this paper&apos;s long note anyway</extracomment>
-        <translation>用 Markdown 写笔记：**粗体**、列表、表格、$公式$…</translation>
+        <translation>用 Markdown 写笔记…</translation>
     </message>
     <message>
         <source>Note editor</source>
@@ -521,6 +925,28 @@
     <message>
         <source>Not pasted: the note would have %1 characters, and a note holds at most %2.</source>
         <translation>未粘贴：笔记将有 %1 个字符，而一条笔记最多 %2 个字符。</translation>
+    </message>
+</context>
+<context>
+    <name>NoteLinks</name>
+    <message>
+        <source>No paper titled “%1” in this library</source>
+        <extracomment>how long after start-up, and for how long per event-loop pass while keyboard and mouse are idle, the title catalogue builds the most linking notes named in the &quot;Mentioned in&quot; line an unfinished link just before the cursor</extracomment>
+        <translation>文库中没有标题为“%1”的论文</translation>
+    </message>
+    <message>
+        <source>Cleared the search to show the linked paper</source>
+        <translation>已清空搜索以显示链接的论文</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 等，另有 %2 项</translation>
+    </message>
+    <message numerus="yes">
+        <source>Mentioned in %Ln note(s): %1</source>
+        <translation>
+            <numerusform>在 %Ln 条笔记中提到：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -641,6 +1067,38 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
     <message>
         <source>Copy Title as LaTeX Source</source>
         <translation>复制标题为 LaTeX 源码</translation>
+    </message>
+</context>
+<context>
+    <name>RenameColoursDialog</name>
+    <message>
+        <source>yellow</source>
+        <extracomment>the colours&apos; names (Highlight.color keys) as the rename dialog says them</extracomment>
+        <translation>黄色</translation>
+    </message>
+    <message>
+        <source>blue</source>
+        <translation>蓝色</translation>
+    </message>
+    <message>
+        <source>green</source>
+        <translation>绿色</translation>
+    </message>
+    <message>
+        <source>pink</source>
+        <translation>粉色</translation>
+    </message>
+    <message>
+        <source>Rename Highlight Colours</source>
+        <translation>重命名高亮颜色</translation>
+    </message>
+    <message>
+        <source>Name of colour %1</source>
+        <translation>颜色 %1 的名称</translation>
+    </message>
+    <message>
+        <source>Colour &amp;%1 (%2):</source>
+        <translation>颜色 &amp;%1（%2）：</translation>
     </message>
 </context>
 <context>

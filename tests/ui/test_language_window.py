@@ -1,0 +1,133 @@
+"""The window in Simplified Chinese: every menu and action translated, View → Language
+switching at once and remembered, numbers in the language's form."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMenu
+
+from reader.ui import i18n
+
+#: texts that are the same in every language: the languages' own names
+SAME_EVERYWHERE = {"English", "简体中文"}
+
+
+def _menu_texts(menu: QMenu, path: str = "") -> dict[str, str]:
+    """Every item of a menu and its submenus: (its place) -> its text."""
+    out = {}
+    for n, action in enumerate(menu.actions()):
+        if action.isSeparator():
+            continue
+        place = f"{path}/{n}"
+        out[place] = action.text()
+        if action.menu() is not None:
+            out.update(_menu_texts(action.menu(), place))
+    return out
+
+
+def _window_texts(app) -> dict[str, str]:
+    """The menu bar's titles and items, every action's text and tooltip, the list's
+    context menu, the sort orders, the facets' headings and the status buttons."""
+    w = app.window
+    texts = {}
+    for n, action in enumerate(w.menuBar().actions()):
+        texts[f"menu {n}"] = action.text()
+        texts.update({f"menu {n}{k}": v for k, v in _menu_texts(action.menu()).items()})
+    for name, action in app.actions.by_name.items():
+        texts[f"action {name}"] = action.text()
+        if action.toolTip() and action.toolTip() != action.text().replace("&", ""):
+            texts[f"tip {name}"] = action.toolTip()
+    from reader.ui.actions import list_context_menu
+
+    w.sidebar.view.selectRow(0)
+    menu = list_context_menu(app.controller, app.actions, w.sidebar.view.rect().center())
+    texts.update({f"context{k}": v for k, v in _menu_texts(menu).items()})
+    combo = w.sidebar.sort_combo
+    texts.update({f"sort {n}": combo.itemText(n) for n in range(combo.count())})
+    facets = w.sidebar.facets.model()
+    texts.update({f"facet {n}": facets.index(n, 0).data() for n in range(facets.rowCount())})
+    for button in w.pane.status_buttons.buttons():
+        texts[f"status {button.objectName()}"] = button.text()
+        texts[f"status tip {button.objectName()}"] = button.toolTip()
+    texts["search"] = w.sidebar.search.placeholderText()
+    texts["count"] = w.sidebar.count_label.text()
+    return texts
+
+
+def _switched(qtbot, app, code: str) -> None:
+    """Choose `code` in View → Language (None: the system's) as the user does."""
+    view = app.window.menus["&View"]
+    language = next(a.menu() for a in view.actions() if a.menu() is not None)
+    wanted = {"en": "English", "zh_CN": "简体中文"}[code]
+    item = next(a for a in language.actions() if a.text() == wanted)
+    item.trigger()
+    file_menu = {"en": "&File", "zh_CN": "文件(&F)"}[code]
+    qtbot.waitUntil(lambda: app.window.menus["&File"].title() == file_menu)
+    assert i18n.current() == code
+
+
+def test_every_menu_and_action_is_chinese(qtbot, make_app):
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    qtbot.waitUntil(lambda: app.window.menus["&File"].title() == "文件(&F)")
+    chinese = _window_texts(app)
+    _switched(qtbot, app, "en")
+    qtbot.waitUntil(lambda: app.window.menus["&File"].title() == "&File")
+    english = _window_texts(app)
+    assert chinese.keys() == english.keys() and len(chinese) > 100
+    empty = [place for place, text in chinese.items() if not text.strip()]
+    assert empty == []
+    untranslated = {
+        place: text
+        for place, text in chinese.items()
+        if text == english[place] and text not in SAME_EVERYWHERE
+    }
+    assert untranslated == {}
+    assert chinese["count"] == "19 篇论文 · 已读 0"
+    assert english["count"] == "19 papers · 0 read"
+
+
+def test_view_language_switches_the_menus_at_once_and_is_remembered(qtbot, make_app, tmp_path):
+    app = make_app()
+    app.finish_setup()
+    w = app.window
+    titles = [a.text() for a in w.menuBar().actions()]
+    assert titles == ["&File", "&Edit", "&Paper", "&View", "&Go", "&Help"]
+    _switched(qtbot, app, "zh_CN")
+    qtbot.waitUntil(
+        lambda: (
+            [a.text() for a in w.menuBar().actions()]
+            == ["文件(&F)", "编辑(&E)", "论文(&P)", "视图(&V)", "转到(&G)", "帮助(&H)"]
+        )
+    )
+    assert app.actions.import_files.text() == "导入(&I)…"
+    assert app.actions.mark_read.text() == "标为已读"
+    assert w.sidebar.search.placeholderText().startswith("搜索")
+    assert w.pane.status_buttons.button(3).text() == "已读"
+    assert w.sidebar.facets.model().index(0, 0).data().startswith("全部论文")
+    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+    assert settings.value("language") == "zh_CN"
+    # the next window on this library opens in it (no --lang)
+    again = make_app(lang=None)
+    assert again.window.menus["&Go"].title() == "转到(&G)"
+    _switched(qtbot, app, "en")
+    qtbot.waitUntil(lambda: w.menus["&Paper"].title() == "&Paper")
+    assert app.actions.import_files.text() == "&Import…"
+    assert w.sidebar.count_label.text() == "19 papers · 0 read"
+    assert QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat).value(
+        "language"
+    ) == ("en")
+
+
+def test_undo_says_what_it_undoes_in_the_language(qtbot, make_app):
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    w = app.window
+    w.sidebar.view.setFocus()
+    qtbot.keyClick(w.sidebar.view, "3")  # mark read
+    qtbot.waitUntil(lambda: app.actions.undo.text() == "撤销(&U) 将 1 篇论文标为已读")
+    _switched(qtbot, app, "en")
+    # the step was named when it was made; the action's own words follow the language
+    assert app.actions.undo.text() == "&Undo 将 1 篇论文标为已读"
+    qtbot.keyClick(w.sidebar.view, "2")
+    qtbot.waitUntil(lambda: app.actions.undo.text() == "&Undo Mark paper reading")
