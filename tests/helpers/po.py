@@ -180,15 +180,11 @@ def argparse_messages() -> set[tuple[str, str | None]]:
     """argparse's own translatable messages, in this Python's argparse."""
     import argparse
 
-    return {
-        key
-        for key in _extract_lenient(Path(argparse.__file__))
-        # (a message of argparse's that the command line can never show is left out)
-        if key[0] not in _ARGPARSE_UNUSED
-    }
+    return _extract_lenient(Path(argparse.__file__))
 
 
 def _extract_lenient(path: Path) -> set[tuple[str, str | None]]:
+    """extract(), skipping the calls without literals (argparse's _(title) and such)."""
     found: set[tuple[str, str | None]] = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -198,10 +194,6 @@ def _extract_lenient(path: Path) -> set[tuple[str, str | None]]:
             elif node.func.id == "ngettext" and len(args) >= 2 and None not in args[:2]:
                 found.add((args[0], args[1]))  # type: ignore[arg-type]
     return found
-
-
-#: argparse's messages that never reach the user of our parser
-_ARGPARSE_UNUSED: set[str] = set()
 
 
 def main() -> int:
