@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from reader import __version__, paths
-from reader.cli_lang import _, language_code, ngettext
+from reader.cli_lang import _, help_formatter, language_code, ngettext
 from reader.core.library import Library, UnknownPaper
 from reader.core.models import Status
 
@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paper-reader",
         description=_("Read, triage and annotate research paper lists."),
+        formatter_class=help_formatter,
     )
     parser.add_argument(
         "--version",
@@ -65,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=help_formatter
+        )
         # SUPPRESS: `--data-dir X list` must not be reset by the sub-command's default
         _add_common(p, default=argparse.SUPPRESS)
         return p

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext
+import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
@@ -71,6 +72,19 @@ def speaking(code: str) -> Iterator[None]:
         if before[1] is not None:
             setattr(argparse, "_", before[1])  # noqa: B010
             setattr(argparse, "ngettext", before[2])  # noqa: B010
+
+
+def help_formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help layout (its formatter_class), fitted to the terminal in columns.
+
+    argparse wraps help at a number of characters; a Chinese character takes two columns
+    of a terminal, so in a language other than English the text is wrapped at half the
+    width left of the help column (24 characters, argparse's), and no line overflows.
+    """
+    if not isinstance(_current, gettext.GNUTranslations):
+        return argparse.HelpFormatter(prog)
+    columns = shutil.get_terminal_size().columns - 2  # (argparse's own margin)
+    return argparse.HelpFormatter(prog, width=24 + max(columns - 24, 40) // 2)
 
 
 def language_code(text: str) -> str:

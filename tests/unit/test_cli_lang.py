@@ -343,3 +343,27 @@ def test_extraction_refuses_what_it_cannot_read(tmp_path):
         po.extract(source)
     source.write_text('x = _("a {n}").format(n=1)\ny = ngettext("a", "b", n)\n', "utf-8")
     assert po.extract(source) == {("a {n}", None), ("a", "b")}
+
+
+def _columns(line: str) -> int:
+    """The width of `line` in a terminal: East Asian wide and full-width characters
+    take two columns."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_chinese_help_fits_the_terminal(capsys, monkeypatch, locale_env, width):
+    from reader import cli, cli_backup, cli_cite, cli_hygiene, cli_rank, cli_transfer
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    commands = [None, *cli_rank.STANDALONE]
+    for module in (cli, cli_backup, cli_cite, cli_hygiene, cli_rank, cli_transfer):
+        commands += module.COMMANDS
+    assert len(commands) == 19  # the top level and its 18 commands
+    for command in commands:
+        out = help_of(capsys, "--lang", "zh_CN", *([command] if command else []))
+        wide = [line for line in out.splitlines() if _columns(line) > width - 2]
+        assert not wide, (command, wide)
+        assert any(_columns(line) > width // 2 for line in out.splitlines())
