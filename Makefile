@@ -25,8 +25,9 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# the window's catalogues: new strings into the .ts files (to translate, see
-# resources/translations/GLOSSARY.md), then the .qm files the package ships
+# the catalogues: the window's (new strings into the .ts files, to translate, see
+# resources/translations/GLOSSARY.md; then the .qm files the package ships) and the
+# command line's (resources/translations/*.mo from the .po beside it)
 TS := resources/translations/paper_reader
 LUPDATE := $(VENV)/bin/pyside6-lupdate -silent -extensions py -no-obsolete -locations none
 translations: $(STAMP)
@@ -34,6 +35,7 @@ translations: $(STAMP)
 	$(LUPDATE) -pluralonly -target-language en reader -ts $(TS)_en.ts
 	$(VENV)/bin/pyside6-lrelease -silent $(TS)_zh_CN.ts -qm $(TS)_zh_CN.qm
 	$(VENV)/bin/pyside6-lrelease -silent $(TS)_en.ts -qm $(TS)_en.qm
+	$(PY) -m tests.helpers.po
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run.py --papers $(or $(N),3300)

@@ -7,7 +7,6 @@ library folder (its window.ini), then the system's locale, then English.
 
 from __future__ import annotations
 
-import configparser
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -76,8 +75,13 @@ def remembered(folder: Path) -> str | None:
     try:
         with open(Path(folder) / _SETTINGS_FILE, "rb") as file:
             data = file.read(_MAX_SETTINGS_BYTES + 1)
-        if len(data) > _MAX_SETTINGS_BYTES:
-            return None
+    except (OSError, ValueError):
+        return None
+    if len(data) > _MAX_SETTINGS_BYTES or LANGUAGE_KEY.encode() not in data:
+        return None  # (most often: configparser, ~1 ms of the start, is not needed)
+    import configparser
+
+    try:
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         parser.optionxform = str  # type: ignore[assignment,method-assign]
         parser.read_string(data.decode("utf-8", errors="replace"))

@@ -176,11 +176,11 @@
     </message>
     <message>
         <source>Triage &amp;Keys…</source>
-        <translation>筛选按键(&amp;K)…</translation>
+        <translation>分拣按键(&amp;K)…</translation>
     </message>
     <message>
         <source>&amp;Triage Mode</source>
-        <translation>筛选模式(&amp;T)</translation>
+        <translation>分拣模式(&amp;T)</translation>
     </message>
     <message>
         <source>Finding papers like these…</source>
@@ -204,7 +204,7 @@
     </message>
     <message>
         <source>in triage mode</source>
-        <translation>筛选模式中</translation>
+        <translation>分拣模式中</translation>
     </message>
     <message>
         <source>in the list</source>
@@ -252,7 +252,7 @@
     </message>
     <message>
         <source>Triage keys</source>
-        <translation>筛选按键</translation>
+        <translation>分拣按键</translation>
     </message>
     <message>
         <source>One decision a line: KEY tag|status VALUE LABEL
@@ -262,7 +262,7 @@
     </message>
     <message>
         <source>Triage keys not changed: %1</source>
-        <translation>筛选按键未更改：%1</translation>
+        <translation>分拣按键未更改：%1</translation>
     </message>
     <message>
         <source>Remove Tag</source>
@@ -375,7 +375,7 @@
     </message>
     <message>
         <source>Triage: %1</source>
-        <translation>筛选：%1</translation>
+        <translation>分拣：%1</translation>
     </message>
     <message>
         <source>Merge Papers</source>
@@ -429,7 +429,7 @@
     <message numerus="yes">
         <source>%Ln annotation(s) restored</source>
         <translation>
-            <numerusform>恢复了 %Ln 条标注</numerusform>
+            <numerusform>恢复了 %Ln 条批注</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -573,7 +573,7 @@
     </message>
     <message>
         <source>Comment: %1</source>
-        <translation>批注：%1</translation>
+        <translation>评注：%1</translation>
     </message>
     <message>
         <source>(%1)</source>
@@ -608,7 +608,7 @@
     </message>
     <message>
         <source>Delete removes a highlight · Return or double-click comments on it</source>
-        <translation>Delete 删除高亮 · 回车或双击可写批注</translation>
+        <translation>Delete 删除高亮 · 回车或双击可写评注</translation>
     </message>
 </context>
 <context>
@@ -623,7 +623,7 @@
     </message>
     <message>
         <source>Comment on Highlight…</source>
-        <translation>批注高亮…</translation>
+        <translation>为高亮写评注…</translation>
     </message>
     <message>
         <source>Rename Highlight Colours…</source>
@@ -639,23 +639,23 @@
     </message>
     <message>
         <source>Highlighted as %1 · C adds a comment</source>
-        <translation>已高亮为%1 · 按 C 添加批注</translation>
+        <translation>已高亮为%1 · 按 C 添加评注</translation>
     </message>
     <message>
         <source>Put the cursor in a highlight, or choose one in the list, to comment on it</source>
-        <translation>请把光标放在高亮处，或在列表中选择一条高亮，再添加批注</translation>
+        <translation>请把光标放在高亮处，或在列表中选择一条高亮，再添加评注</translation>
     </message>
     <message>
         <source>Highlight Comment</source>
-        <translation>高亮批注</translation>
+        <translation>高亮评注</translation>
     </message>
     <message>
         <source>Comment on “%1”:</source>
-        <translation>对“%1”的批注：</translation>
+        <translation>对“%1”的评注：</translation>
     </message>
     <message>
         <source>Comment on highlight</source>
-        <translation>批注高亮</translation>
+        <translation>为高亮写评注</translation>
     </message>
     <message>
         <source>Remove highlight</source>
@@ -990,7 +990,7 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
 &lt;b&gt;t&lt;/b&gt; 添加标签 · &lt;b&gt;n&lt;/b&gt; 写笔记 · &lt;b&gt;/&lt;/b&gt; 或 &lt;b&gt;Ctrl+F&lt;/b&gt; 搜索 ·
 &lt;b&gt;Ctrl+Z&lt;/b&gt; 撤销&lt;br&gt;
 在摘要中：选中文字，再按 &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; 高亮 · &lt;b&gt;h&lt;/b&gt; 颜色 ·
-&lt;b&gt;c&lt;/b&gt; 批注&lt;/p&gt;
+&lt;b&gt;c&lt;/b&gt; 评注&lt;/p&gt;
 &lt;/div&gt;
 </translation>
     </message>
@@ -1435,11 +1435,11 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
     <message>
         <source>Leave triage</source>
         <extracomment>the next paper is the likeliest interesting once there is one &quot;interesting&quot; and one other decision (without it: the list&apos;s order) the share of picks made at random among the undecided (so that it does not dwell on the first kind of paper it learnt), drawn from `seed`</extracomment>
-        <translation>退出筛选</translation>
+        <translation>退出分拣</translation>
     </message>
     <message>
         <source>%1 / %2 triaged</source>
-        <translation>已筛选 %1 / %2</translation>
+        <translation>已分拣 %1 / %2</translation>
     </message>
     <message>
         <source>%1 %2</source>
@@ -1484,11 +1484,11 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
     <name>TriageBar</name>
     <message>
         <source>Triage</source>
-        <translation>筛选</translation>
+        <translation>分拣</translation>
     </message>
     <message>
         <source>Triage progress</source>
-        <translation>筛选进度</translation>
+        <translation>分拣进度</translation>
     </message>
     <message>
         <source>Done (Esc)</source>
