@@ -15,12 +15,12 @@ from PySide6.QtWidgets import QApplication
 from reader import __version__, language
 from reader.core import collector, tex
 from reader.core.library import Library
-from reader.opening import OpenedLibrary, open_library
+from reader.opening import OpenedLibrary, open_library, seeded_notice
 from reader.store.storage import StorageError
 from reader.ui import i18n, plain, resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
-from reader.ui.i18n import fill
+from reader.ui.i18n import Counted, fill
 from reader.ui.idle import AfterFirstPaint, WhenIdle
 from reader.ui.interest import INTEREST, LIKE, Interest
 from reader.ui.main_window import MainWindow
@@ -216,6 +216,8 @@ def build(
     window.closing.connect(lambda: _print_problems(app))
     window.closing.connect(sidebar.close_search)
     for notice in opened.notices:
+        if opened.seeded and notice == seeded_notice(folder, opened.seeded):
+            notice = fill(Counted().seeded(opened.seeded), str(folder))  # (in its language)
         window.statusBar().showMessage(plain.one_line(notice), 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))

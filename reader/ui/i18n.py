@@ -120,3 +120,6 @@ class Counted(QObject):
 
     def changes_kept(self, n: int, what: str, told: str) -> str:
         return fill(self.tr("%1 left %Ln change(s) made elsewhere since: %2", "", n), what, told)
+
+    def seeded(self, n: int) -> str:
+        return self.tr("New library in %1: added the %Ln papers of the bundled sample.", "", n)

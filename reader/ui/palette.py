@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
@@ -23,6 +24,7 @@ from reader.ui import plain
 from reader.ui.theme import flat_scroll_bars
 
 Index = QModelIndex | QPersistentModelIndex
+_BRACKETED_MNEMONIC = re.compile(r"\(&(\w)\)")
 
 
 def fuzzy_score(query: str, text: str) -> int | None:
@@ -46,7 +48,13 @@ def fuzzy_score(query: str, text: str) -> int | None:
 def action_label(action: QAction) -> str:
     """What an action is called in the palette and the shortcut sheet: its icon text
     where one was set (Undo and Redo keep theirs while their text says what they undo)."""
-    return plain.strip_mnemonics(action.iconText() or action.text()).rstrip("…").strip()
+    text = action.text()
+    label = action.iconText() or text
+    # a translated text's mnemonic in brackets ("导入(&I)…"): Qt's icon text keeps "(I)"
+    bracketed = _BRACKETED_MNEMONIC.search(text)
+    if bracketed is not None:
+        label = label.replace(f"({bracketed[1]})", "")
+    return plain.strip_mnemonics(label).rstrip("…").strip()
 
 
 def shortcut_text(action: QAction) -> str:

@@ -73,6 +73,13 @@
             <numerusform>%1 left %Ln changes made elsewhere since: %2</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>New library in %1: added the %Ln papers of the bundled sample.</source>
+        <translation>
+            <numerusform>New library in %1: added the %Ln paper of the bundled sample.</numerusform>
+            <numerusform>New library in %1: added the %Ln papers of the bundled sample.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DuplicatesDialog</name>

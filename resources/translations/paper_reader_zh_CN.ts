@@ -456,6 +456,12 @@
             <numerusform>%1保留了此后在别处做的 %Ln 处修改：%2</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>New library in %1: added the %Ln papers of the bundled sample.</source>
+        <translation>
+            <numerusform>新文库位于 %1：已添加内置示例中的 %Ln 篇论文。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DuplicatesDialog</name>
@@ -1144,7 +1150,7 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
     </message>
     <message>
         <source>Search  (tag:x  status:unread  author:…  year:&gt;=2024)</source>
-        <translation>搜索（tag:x  status:unread  author:…  year:&gt;=2024）</translation>
+        <translation>搜索（如 tag:x  status:unread）</translation>
     </message>
     <message>
         <source>Search papers</source>
@@ -1460,7 +1466,7 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
     </message>
     <message>
         <source>%1 skipped since the last interesting one</source>
-        <translation>自上一篇感兴趣的论文以来跳过 %1 篇</translation>
+        <translation>上次感兴趣后跳过 %1 篇</translation>
     </message>
     <message>
         <source>%1 — all done!</source>

@@ -131,3 +131,26 @@ def test_undo_says_what_it_undoes_in_the_language(qtbot, make_app):
     assert app.actions.undo.text() == "&Undo 将 1 篇论文标为已读"
     qtbot.keyClick(w.sidebar.view, "2")
     qtbot.waitUntil(lambda: app.actions.undo.text() == "&Undo Mark paper reading")
+
+
+def test_the_shortcut_sheet_and_the_palette_in_chinese(qtbot, make_app):
+    from reader.ui.actions import show_cheatsheet, show_palette
+    from reader.ui.palette import CheatSheet, CommandPalette
+    from tests.ui.test_search_chinese import type_text
+
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    w = app.window
+    show_cheatsheet(w, app.actions, app.triage)
+    sheet = w.findChild(CheatSheet)
+    assert sheet.windowTitle() == "键盘快捷键"
+    rows = sheet.rows()
+    assert ("文件", "导入", "Ctrl+O", "任何地方") in rows  # (no "(I)" of the menu's mnemonic)
+    assert ("论文", "标为已读", "3", "在列表中") in rows
+    assert not [row for row in rows if "(" in row[1] or "&" in row[1]]
+    sheet.close()
+    show_palette(w, app.actions)
+    palette = w.findChild(CommandPalette)
+    type_text(qtbot, palette.entry, "导出")
+    shown = [palette.model.index(r).data() for r in range(palette.model.rowCount())]
+    assert shown[:3] == ["导出所选", "导出当前视图", "导出全部"]
