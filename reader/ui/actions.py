@@ -1,122 +1,35 @@
-"""Every action of the window with its shortcut, its menus and the list's context menu."""
+"""Every action of the window with its shortcut, its menus and the list's context menu
+(the actions' register: reader.ui.action_set; the dialogs they open: window_dialogs)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, Qt, QUrl
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtGui import QActionGroup, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
 from reader.ui import plain
+from reader.ui.action_set import Actions, undo_actions
 from reader.ui.controller import PaperController
-from reader.ui.i18n import Counted, fill
-from reader.ui.main_window import MENUS, MainWindow
+from reader.ui.i18n import Counted
+from reader.ui.main_window import MainWindow
 from reader.ui.transfer import Transfers
+from reader.ui.window_dialogs import (
+    configure_triage,
+    delete_search,
+    more_like_facet,
+    save_search,
+    show_cheatsheet,
+    show_palette,
+)
 
 if TYPE_CHECKING:
     from reader.ui.interest import Interest
     from reader.ui.triage import Triage
 
-Keys = list[str] | QKeySequence.StandardKey
 translate = QCoreApplication.translate
-
-
-class Actions:
-    """The window's actions by name, and which menu each belongs to (in order).
-
-    Single-letter shortcuts are `list_only`: they act only while the paper list
-    has focus, so typing in the search box, tag entry or note never triggers them.
-    Texts are given in English (marked for translation in the "Actions" context) and
-    shown in the language in use, again by retranslate() after a switch."""
-
-    def __init__(self, window: QMainWindow, view: QWidget) -> None:
-        self._window = window
-        self._view = view
-        self.by_name: dict[str, QAction] = {}
-        self.menus: dict[str, list[str | None]] = {m: [] for m in MENUS}
-        self.mark: dict[Status, QAction] = {}
-        #: name -> (English text, what fills its %1…, English tooltip)
-        self._texts: dict[str, tuple[str, tuple[str, ...], str]] = {}
-        #: what else says its texts again in another language (undo, redo, languages)
-        self._retranslators: list[Callable[[], None]] = []
-
-    def add(
-        self,
-        name: str,
-        text: str,
-        keys: Keys,
-        slot: Callable[[], object],
-        *,
-        menu: str | None = None,
-        list_only: bool = False,
-        args: Sequence[str] = (),
-        tip: str = "",
-    ) -> QAction:
-        """An action named `name`: `text` (English, %1… filled by `args`) and its
-        tooltip `tip`, shown translated."""
-        owner = self._view if list_only else self._window
-        action = QAction(owner)
-        self._texts[name] = (text, tuple(args), tip)
-        self._say(action, name)
-        if isinstance(keys, QKeySequence.StandardKey):
-            action.setShortcut(keys)
-        else:
-            action.setShortcuts([QKeySequence(k) for k in keys])
-        if list_only:
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        owner.addAction(action)
-        action.triggered.connect(lambda _checked=False: slot())
-        self.put(name, action, menu)
-        return action
-
-    def _say(self, action: QAction, name: str) -> None:
-        text, args, tip = self._texts[name]
-        action.setText(fill(translate("Actions", text), *args))
-        if tip:
-            action.setToolTip(translate("Actions", tip))
-
-    def on_language_change(self, retranslate: Callable[[], None]) -> None:
-        """Call `retranslate` when another language is in use (it is called now too)."""
-        self._retranslators.append(retranslate)
-        retranslate()
-
-    def retranslate(self) -> None:
-        """Every action's texts in the language now in use."""
-        for name in self._texts:
-            self._say(self.by_name[name], name)
-        for retranslate in self._retranslators:
-            retranslate()
-
-    def put(self, name: str, action: QAction, menu: str | None = None) -> None:
-        self.by_name[name] = action
-        if menu:
-            self.menus[menu].append(name)
-
-    def separator(self, menu: str) -> None:
-        self.menus[menu].append(None)
-
-    def __getattr__(self, name: str) -> QAction:
-        try:
-            return self.__dict__["by_name"][name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def all(self) -> list[QAction]:
-        return list(self.by_name.values())
-
-    def by_menu(self) -> dict[str, list[QAction]]:
-        """Actions grouped by menu; those in no menu (triage keys, `/`) come last."""
-        groups = {
-            plain.strip_mnemonics(translate("MainWindow", m)): [self.by_name[n] for n in names if n]
-            for m, names in self.menus.items()
-        }
-        listed = {n for names in self.menus.values() for n in names if n}
-        other = translate("Actions", "Other keys")
-        groups[other] = [a for n, a in self.by_name.items() if n not in listed]
-        return groups
 
 
 #: the marking actions' texts by status
@@ -131,46 +44,6 @@ THEME_NAMES = {
     "light": QT_TRANSLATE_NOOP("Actions", "Light Theme"),
     "dark": QT_TRANSLATE_NOOP("Actions", "Dark Theme"),
 }
-
-
-def _undo_actions(
-    window: QMainWindow, stack: QUndoStack, actions: Actions
-) -> tuple[QAction, QAction]:
-    """Edit → Undo and Redo: enabled when there is something to undo or redo, their
-    texts naming it in the language in use (the palette and the shortcut sheet call
-    them by their icon texts, Undo and Redo)."""
-    undo, redo = QAction(window), QAction(window)
-    undo.triggered.connect(stack.undo)
-    redo.triggered.connect(stack.redo)
-    stack.canUndoChanged.connect(undo.setEnabled)
-    stack.canRedoChanged.connect(redo.setEnabled)
-    undo.setEnabled(stack.canUndo())
-    redo.setEnabled(stack.canRedo())
-
-    # what each would undo or redo, as the stack last said (not asked of it: it says
-    # so as it is destroyed too)
-    named = {"undo": stack.undoText(), "redo": stack.redoText()}
-
-    def say() -> None:
-        what = named["undo"]
-        undo.setText(
-            fill(translate("Actions", "&Undo %1"), what) if what else translate("Actions", "&Undo")
-        )
-        what = named["redo"]
-        redo.setText(
-            fill(translate("Actions", "&Redo %1"), what) if what else translate("Actions", "&Redo")
-        )
-        undo.setIconText(translate("Actions", "Undo"))
-        redo.setIconText(translate("Actions", "Redo"))
-
-    def told(which: str, text: str) -> None:
-        named[which] = text
-        say()
-
-    stack.undoTextChanged.connect(lambda text: told("undo", text))
-    stack.redoTextChanged.connect(lambda text: told("redo", text))
-    actions.on_language_change(say)
-    return undo, redo
 
 
 def build_actions(
@@ -219,7 +92,7 @@ def build_actions(
         menu="&File",
     )
 
-    undo, redo = _undo_actions(window, controller.undo_stack, actions)
+    undo, redo = undo_actions(window, controller.undo_stack, actions)
     undo.setShortcut(QKeySequence.StandardKey.Undo)
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     window.addActions([undo, redo])
@@ -539,7 +412,7 @@ def add_window_actions(
             ),
         )
         window.sidebar.facets.like_requested.connect(
-            lambda key: _more_like_facet(window, interest, key)
+            lambda key: more_like_facet(window, interest, key)
         )
     add(
         "palette",
@@ -555,113 +428,6 @@ def add_window_actions(
         lambda: show_cheatsheet(window, actions, triage),
         menu="&Help",
     )
-
-
-def show_palette(window: QMainWindow, actions: Actions) -> None:
-    """Help → Command Palette…: the enabled actions, found by a few letters."""
-    from reader.ui.palette import CommandPalette
-
-    CommandPalette([a for a in actions.all() if a.isEnabled()], window).open()
-
-
-def show_cheatsheet(window: MainWindow, actions: Actions, triage: Triage) -> None:
-    """Help → Keyboard Shortcuts: every key, by menu, and where it acts."""
-    from reader.ui.palette import CheatSheet
-
-    def where(action: QAction) -> str:
-        owner = action.parent()
-        if action in (*triage.decision_actions, triage.exit_action):
-            return translate("Actions", "in triage mode")
-        if owner is window.sidebar.view:
-            return translate("Actions", "in the list")
-        if owner is window.pane.browser:
-            return translate("Actions", "in the abstract, text chosen")
-        return translate("Actions", "anywhere")
-
-    CheatSheet(actions.by_menu(), window, where).open()
-
-
-def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str]) -> None:
-    """Papers like those of a tag, or of a smart list (the papers it matches)."""
-    group, value = key
-    if group == "tag":
-        interest.more_like(tag=value)
-    else:
-        from reader.core.query import parse
-
-        sidebar = window.sidebar
-        query = sidebar.saved_searches.get(value, "")
-        ids = sidebar.index.filter(parse(query), window.controller.library.paper_ids())
-        if not ids:
-            told = fill(translate("Actions", "No paper in %1 to learn from."), value)
-            window.statusBar().showMessage(told, 5_000)
-            return
-        interest.more_like(paper_ids=ids)
-        interest.like_what = value
-    told = fill(translate("Actions", "Finding papers like %1…"), interest.like_what)
-    window.statusBar().showMessage(told, 5_000)
-
-
-def save_search(window: MainWindow) -> None:
-    """Go → Save Search as Smart List…"""
-    query = window.sidebar.query_text()
-    if not query:
-        told = translate("Actions", "Type a search or choose facets first.")
-        window.statusBar().showMessage(told, 8_000)
-        return
-    name, ok = QInputDialog.getText(
-        window,
-        translate("Actions", "Save search"),
-        plain.html(fill(translate("Actions", "Name for “%1”:"), query)),
-    )
-    if ok and name.strip():
-        try:
-            window.controller.library.save_search(name, query)
-        except (ValueError, OSError) as exc:
-            window.warn(fill(translate("Actions", "Smart list not saved: %1"), str(exc)))
-
-
-def delete_search(window: MainWindow) -> None:
-    """Go → Delete Smart List…"""
-    names = sorted(window.controller.library.prefs.saved_searches(), key=str.casefold)
-    if not names:
-        return
-    name, ok = QInputDialog.getItem(
-        window,
-        translate("Actions", "Delete smart list"),
-        translate("Actions", "Smart list:"),
-        names,
-        0,
-        False,
-    )
-    if ok and name:
-        window.controller.library.delete_search(name)
-
-
-def configure_triage(window: MainWindow, triage: Triage) -> None:
-    """Go → Triage Keys…: one decision a line."""
-    from reader.ui.triage import parse_decisions
-
-    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
-    text, ok = QInputDialog.getMultiLineText(
-        window,
-        translate("Actions", "Triage keys"),
-        translate(
-            "Actions",
-            "One decision a line: KEY tag|status VALUE LABEL\n"
-            "(e.g. “i tag interesting Interesting”)",
-        ),
-        current,
-    )
-    if not ok:
-        return
-    try:
-        decisions = parse_decisions(text)
-        window.controller.library.prefs.set_triage_decisions([d.to_dict() for d in decisions])
-    except (ValueError, OSError) as exc:
-        window.warn(fill(translate("Actions", "Triage keys not changed: %1"), str(exc)))
-        return
-    triage.set_decisions(decisions)
 
 
 def build_menus(window: MainWindow, actions: Actions) -> None:

@@ -46,7 +46,7 @@ def use(code: str, app: QCoreApplication | None = None) -> str:
     for old in app.findChildren(QTranslator, _TRANSLATOR):
         app.removeTranslator(old)
         old.setParent(None)
-    QLocale.setDefault(QLocale("en_US" if code == "en" else code))
+    QLocale.setDefault(_locale(code))
     files = [catalogue(code)] + ([] if code == "en" else [qt_catalogue(code)])
     for path in files:
         translator = QTranslator(app)
@@ -57,6 +57,19 @@ def use(code: str, app: QCoreApplication | None = None) -> str:
             translator.setParent(None)
     app.setProperty(_PROPERTY, code)
     return code
+
+
+def _locale(code: str) -> QLocale:
+    """The form of numbers and dates for `code`: the system's own if it is of that
+    language (British English keeps its dates), else the language's usual one."""
+    system = QLocale.system()
+    if code == "en":
+        if system.language() == QLocale.Language.English:
+            return system
+        return QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    wanted = QLocale(code)
+    same = (system.language(), system.script()) == (wanted.language(), wanted.script())
+    return system if same else wanted
 
 
 def current(app: QCoreApplication | None = None) -> str:

@@ -67,6 +67,10 @@ class Interest(QObject):
         self.orders: dict[str, list[str]] = {}
         #: what LIKE's model is like ("“A paper's title”", "tag:diffusion")
         self.like_what = ""
+        #: emptied when Qt deletes this object (its window closed): a model learnt after
+        #: that is told to nobody
+        self._alive = alive = [True]
+        self.destroyed.connect(lambda: alive.clear())
         library.subscribe(self._on_change)
 
     def _stored_decisions(self) -> Sequence[Decision]:
@@ -141,6 +145,8 @@ class Interest(QObject):
             return built, model, model.ranked()
 
         def done(result: tuple[Features, Model, list[str]]) -> None:
+            if not self._alive:
+                return
             self._running = False
             built, model, order = result
             if generation == self._generation:
@@ -151,6 +157,8 @@ class Interest(QObject):
             self._next()
 
         def fail(exc: BaseException) -> None:
+            if not self._alive:
+                return
             self._running = False
             self.failed.emit(fill(self.tr("Predicted interest could not be learnt: %1"), str(exc)))
             self._next()

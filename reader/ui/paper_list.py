@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QDate,
     QEvent,
     QItemSelectionModel,
     QModelIndex,
@@ -31,7 +32,7 @@ from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.tex import TEXISH_FIRST, maybe_tex
 from reader.core.text import plain
-from reader.ui import names
+from reader.ui import i18n, names
 from reader.ui import plain as shown_plain
 from reader.ui.paper_delegate import PaperDelegate, row_height, row_text
 
@@ -171,7 +172,8 @@ class PaperListModel(QAbstractTableModel):
             return names.status(lib.status(pid).value)
         if column == 5:
             return shown_plain.one_line(", ".join(lib.tags(pid)))
-        return paper.added[:10]  # (the date: "2025-01-02")
+        added = QDate.fromString(paper.added[:10], Qt.DateFormat.ISODate)
+        return i18n.day(added) if added.isValid() else paper.added[:10]  # (the locale's form)
 
     # -- our interface ----------------------------------------------------
 

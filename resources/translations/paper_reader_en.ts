@@ -95,7 +95,7 @@
     <name>Interest</name>
     <message numerus="yes">
         <source>%Ln paper(s)</source>
-        <extracomment>the two models kept: the user&apos;s interest (triage, the sort) and More Like This how many of a paper&apos;s strongest features &quot;why&quot; names the triage decisions (default: those kept in the library&apos;s preferences) the worker (made at the first model asked for: not before the first paint) bumped when the catalogue changes: features built before are not kept per model, the labels to train on next (the latest request wins) the list is to be sorted by LIKE&apos;s model once it is learnt (see more_like) per model, every paper it scored, best first (sorted on the worker) what LIKE&apos;s model is like (&quot;“A paper&apos;s title”&quot;, &quot;tag:diffusion&quot;)</extracomment>
+        <extracomment>the two models kept: the user&apos;s interest (triage, the sort) and More Like This how many of a paper&apos;s strongest features &quot;why&quot; names the triage decisions (default: those kept in the library&apos;s preferences) the worker (made at the first model asked for: not before the first paint) bumped when the catalogue changes: features built before are not kept per model, the labels to train on next (the latest request wins) the list is to be sorted by LIKE&apos;s model once it is learnt (see more_like) per model, every paper it scored, best first (sorted on the worker) what LIKE&apos;s model is like (&quot;“A paper&apos;s title”&quot;, &quot;tag:diffusion&quot;) emptied when Qt deletes this object (its window closed): a model learnt after that is told to nobody</extracomment>
         <translation>
             <numerusform>%Ln paper</numerusform>
             <numerusform>%Ln papers</numerusform>
