@@ -104,11 +104,8 @@ def paper_html(paper: Paper) -> str:
         if paper.title_derived
         else ""
     )
-    keywords = (
-        f'<p style="color: gray">Keywords: {breakable(escape(_field(", ".join(paper.keywords))))}</p>'
-        if paper.keywords
-        else ""
-    )
+    words = breakable(escape(_field(", ".join(paper.keywords))))
+    keywords = f'<p style="color: gray">Keywords: {words}</p>' if words else ""
     return (
         f'<h2 style="margin-bottom: 4px">{title_html(paper.title)}{derived}</h2>'
         f'<p style="margin-top: 0">{authors}</p>'
