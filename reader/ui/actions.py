@@ -1,12 +1,13 @@
-"""Every action of the window with its shortcut, its menus and the list's context menu
-(the actions' register: reader.ui.action_set; the dialogs they open: window_dialogs)."""
+"""The actions on papers with their shortcuts, the menus they fill and the list's
+context menu (the window's own actions: reader.ui.window_actions; the actions' register:
+reader.ui.action_set)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, Qt, QUrl
-from PySide6.QtGui import QActionGroup, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
@@ -16,18 +17,9 @@ from reader.ui.controller import PaperController
 from reader.ui.i18n import Counted
 from reader.ui.main_window import MainWindow
 from reader.ui.transfer import Transfers
-from reader.ui.window_dialogs import (
-    configure_triage,
-    delete_search,
-    more_like_facet,
-    save_search,
-    show_cheatsheet,
-    show_palette,
-)
 
 if TYPE_CHECKING:
-    from reader.ui.interest import Interest
-    from reader.ui.triage import Triage
+    pass
 
 translate = QCoreApplication.translate
 
@@ -37,12 +29,6 @@ MARK = {
     Status.UNREAD: QT_TRANSLATE_NOOP("Actions", "Mark Unread"),
     Status.READING: QT_TRANSLATE_NOOP("Actions", "Mark Reading"),
     Status.READ: QT_TRANSLATE_NOOP("Actions", "Mark Read"),
-}
-#: View → theme actions' texts
-THEME_NAMES = {
-    "system": QT_TRANSLATE_NOOP("Actions", "System Theme"),
-    "light": QT_TRANSLATE_NOOP("Actions", "Light Theme"),
-    "dark": QT_TRANSLATE_NOOP("Actions", "Dark Theme"),
 }
 
 
@@ -283,151 +269,6 @@ def build_actions(
 
     view.customContextMenuRequested.connect(context_menu)
     return actions
-
-
-def add_window_actions(
-    window: MainWindow, actions: Actions, triage: Triage, interest: Interest | None
-) -> None:
-    """Triage keys, themes, zoom, tag keys, smart lists, the palette and the cheat sheet."""
-    from reader.ui.tag_manager import install_tag_actions
-    from reader.ui.theme import THEMES
-
-    add = actions.add
-    for decision, action in zip(triage.decisions, triage.decision_actions, strict=True):
-        actions.put(f"triage_{decision.key}", action)
-    actions.put("triage_exit", triage.exit_action)
-    look = window.appearance
-    group = QActionGroup(window)
-    for theme in THEMES:
-        action = add(
-            f"theme_{theme}",
-            THEME_NAMES.get(theme, theme),
-            [],
-            lambda t=theme: look.set_theme(t),
-            menu="&View",
-        )
-        action.setCheckable(True)
-        action.setChecked(theme == look.theme)
-        group.addAction(action)
-    look.theme_applied.connect(
-        lambda _mode: actions.by_name[f"theme_{look.theme}"].setChecked(True)
-    )
-    actions.separator("&View")
-    table = add(
-        "table_view",
-        QT_TRANSLATE_NOOP("Actions", "&Table View"),
-        ["Ctrl+Alt+T"],
-        lambda: window.show_table(actions.by_name["table_view"].isChecked()),
-        menu="&View",
-        tip=QT_TRANSLATE_NOOP(
-            "Actions", "The papers as a table: title, first author, venue, year, status, tags"
-        ),
-    )
-    table.setCheckable(True)
-    table.setChecked(window.sidebar.model.table)
-    lines = add(
-        "two_line_titles",
-        QT_TRANSLATE_NOOP("Actions", "Two-Line &Titles"),
-        [],
-        lambda: window.sidebar.view.set_title_lines(
-            2 if actions.by_name["two_line_titles"].isChecked() else 1
-        ),
-        menu="&View",
-    )
-    lines.setCheckable(True)
-    lines.setChecked(window.sidebar.view.title_lines() == 2)
-    actions.separator("&View")
-    add(
-        "zoom_in",
-        QT_TRANSLATE_NOOP("Actions", "Zoom &In"),
-        ["Ctrl++", "Ctrl+="],
-        look.zoom_in,
-        menu="&View",
-    )
-    add(
-        "zoom_out",
-        QT_TRANSLATE_NOOP("Actions", "Zoom &Out"),
-        ["Ctrl+-"],
-        look.zoom_out,
-        menu="&View",
-    )
-    add(
-        "zoom_reset",
-        QT_TRANSLATE_NOOP("Actions", "&Actual Size"),
-        ["Ctrl+0"],
-        look.zoom_reset,
-        menu="&View",
-    )
-    install_tag_actions(window, window.controller, actions)
-    add(
-        "save_search",
-        QT_TRANSLATE_NOOP("Actions", "&Save Search as Smart List…"),
-        ["Ctrl+S"],
-        lambda: save_search(window),
-        menu="&Go",
-    )
-    add(
-        "delete_search",
-        QT_TRANSLATE_NOOP("Actions", "&Delete Smart List…"),
-        [],
-        lambda: delete_search(window),
-        menu="&Go",
-    )
-    add(
-        "triage_setup",
-        QT_TRANSLATE_NOOP("Actions", "Triage &Keys…"),
-        [],
-        lambda: configure_triage(window, triage),
-        menu="&Go",
-    )
-    add(
-        "triage",
-        QT_TRANSLATE_NOOP("Actions", "&Triage Mode"),
-        ["Ctrl+Shift+T"],
-        triage.toggle,
-        menu="&Go",
-    )
-    actions.by_name["triage"].setCheckable(True)
-    triage.mode_changed.connect(actions.by_name["triage"].setChecked)
-    if interest is not None:
-
-        def more_like() -> None:
-            ids = window.controller.target_ids()
-            if ids:
-                interest.more_like(paper_ids=ids)
-                told = translate("Actions", "Finding papers like these…")
-                window.statusBar().showMessage(told, 5_000)
-
-        add(
-            "more_like",
-            QT_TRANSLATE_NOOP("Actions", "&More Like This"),
-            ["Shift+M"],  # (plain letters may be triage keys the user chose)
-            more_like,
-            menu="&Paper",
-            list_only=True,
-            tip=QT_TRANSLATE_NOOP(
-                "Actions",
-                "The list sorted by likeness to the paper shown (or the papers selected), "
-                "learnt on this computer: each paper's score, and in the pane why",
-            ),
-        )
-        window.sidebar.facets.like_requested.connect(
-            lambda key: more_like_facet(window, interest, key)
-        )
-    add(
-        "palette",
-        QT_TRANSLATE_NOOP("Actions", "Command &Palette…"),
-        ["Ctrl+K", "Ctrl+Shift+P"],
-        lambda: show_palette(window, actions),
-        menu="&Help",
-    )
-    add(
-        "cheatsheet",
-        QT_TRANSLATE_NOOP("Actions", "&Keyboard Shortcuts"),
-        ["?", "Shift+?", "F1"],
-        lambda: show_cheatsheet(window, actions, triage),
-        menu="&Help",
-    )
 
 
 def build_menus(window: MainWindow, actions: Actions) -> None:

@@ -273,12 +273,13 @@ def _features(app: App) -> Iterator[None]:
     """The window's features, built one a step: each attaches itself to the window
     through its menu bar, status bar and add_above_reader()."""
     from reader.core.triage import stored_decisions
-    from reader.ui.actions import add_window_actions, build_actions, build_menus
+    from reader.ui.actions import build_actions, build_menus
     from reader.ui.highlights import build_highlighter
     from reader.ui.language_menu import add_language_menu
     from reader.ui.note_links import NoteLinks
     from reader.ui.theme import flat_scroll_bars
     from reader.ui.triage import Triage, TriageBar
+    from reader.ui.window_actions import add_window_actions
 
     window, controller = app.window, app.controller
     actions = app._actions = build_actions(window, controller, window.transfers)

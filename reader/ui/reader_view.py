@@ -90,10 +90,15 @@ def _paper_html(paper: Paper, _language: str) -> str:
     year = str(paper.year or "")
     if year and year in paper.venue:
         year = ""  # "ICML 2025 · 2025" says it twice
-    meta = [breakable(escape(_field(x))) for x in (paper.venue, year, paper.presentation) if x]
-    if paper.url.lower().startswith(("http://", "https://")) and len(paper.url) <= MAX_LINK_CHARS:
-        page = escape(translate("ReaderPane", "Paper page ↗"))
-        meta.append(f'<a href="{escape(paper.url, quote=True)}">{page}</a>')
+    shown = (paper.venue, year, paper.presentation, paper.primary_area)
+    meta = [breakable(escape(_field(x))) for x in shown if x]
+    links = (
+        (paper.url, translate("ReaderPane", "Paper page ↗")),
+        (paper.pdf, translate("ReaderPane", "PDF ↗")),
+    )
+    for link, label in links:
+        if link.lower().startswith(("http://", "https://")) and len(link) <= MAX_LINK_CHARS:
+            meta.append(f'<a href="{escape(link, quote=True)}">{escape(label)}</a>')
     unknown = escape(translate("ReaderPane", "Unknown authors"))
     authors = breakable(escape(_authors(paper.authors))) or f"<i>{unknown}</i>"
     text = paper.abstract
@@ -117,11 +122,14 @@ def _paper_html(paper: Paper, _language: str) -> str:
         if paper.title_derived
         else ""
     )
+    words = breakable(escape(_field(", ".join(paper.keywords))))
+    said = escape(translate("ReaderPane", "Keywords: %1"))
+    keywords = f'<p style="color: gray">{fill(said, words)}</p>' if words else ""
     return (
         f'<h2 style="margin-bottom: 4px">{title_html(paper.title)}{derived}</h2>'
         f'<p style="margin-top: 0">{authors}</p>'
         f'<p style="color: gray">{" · ".join(meta)}</p>'
-        f'<div style="line-height: 145%">{abstract}</div>'
+        f'<div style="line-height: 145%">{abstract}</div>{keywords}'
     )
 
 

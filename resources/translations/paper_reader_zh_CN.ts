@@ -22,7 +22,6 @@
     </message>
     <message>
         <source>System Theme</source>
-        <extracomment>View → theme actions&apos; texts</extracomment>
         <translation>跟随系统主题</translation>
     </message>
     <message>
@@ -1005,6 +1004,10 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
         <translation>论文页面 ↗</translation>
     </message>
     <message>
+        <source>PDF ↗</source>
+        <translation>PDF ↗</translation>
+    </message>
+    <message>
         <source>Unknown authors</source>
         <translation>作者不详</translation>
     </message>
@@ -1019,6 +1022,10 @@ in the abstract: select text, then &lt;b&gt;1&lt;/b&gt;–&lt;b&gt;4&lt;/b&gt; h
     <message>
         <source>(title derived from abstract)</source>
         <translation>（标题取自摘要）</translation>
+    </message>
+    <message>
+        <source>Keywords: %1</source>
+        <translation>关键词：%1</translation>
     </message>
     <message>
         <source>%1 and %2 more</source>

@@ -134,7 +134,7 @@ def test_undo_says_what_it_undoes_in_the_language(qtbot, make_app):
 
 
 def test_the_shortcut_sheet_and_the_palette_in_chinese(qtbot, make_app):
-    from reader.ui.actions import show_cheatsheet, show_palette
+    from reader.ui.window_actions import show_cheatsheet, show_palette
     from reader.ui.palette import CheatSheet, CommandPalette
     from tests.ui.test_search_chinese import type_text
 
