@@ -134,8 +134,8 @@ def test_undo_says_what_it_undoes_in_the_language(qtbot, make_app):
 
 
 def test_the_shortcut_sheet_and_the_palette_in_chinese(qtbot, make_app):
-    from reader.ui.window_actions import show_cheatsheet, show_palette
     from reader.ui.palette import CheatSheet, CommandPalette
+    from reader.ui.window_actions import show_cheatsheet, show_palette
     from tests.ui.test_search_chinese import type_text
 
     app = make_app(lang="zh_CN")
