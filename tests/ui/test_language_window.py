@@ -154,3 +154,30 @@ def test_the_shortcut_sheet_and_the_palette_in_chinese(qtbot, make_app):
     type_text(qtbot, palette.entry, "导出")
     shown = [palette.model.index(r).data() for r in range(palette.model.rowCount())]
     assert shown[:3] == ["导出所选", "导出当前视图", "导出全部"]
+
+
+def test_qt_own_buttons_and_the_system_choice(qtbot, make_app, tmp_path):
+    """A dialog's standard buttons are Qt's own strings, in Chinese too; View →
+    Language → System Language forgets the choice (the system's language: English here)."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from reader.ui.hygiene import TrashDialog
+
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    app.actions.show_trash.trigger()
+    dialog = app.window.findChild(TrashDialog)
+    assert dialog.windowTitle() == "回收站"
+    close = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    assert "关闭" in close.text()
+    dialog.close()
+    view = app.window.menus["&View"]
+    language = next(a.menu() for a in view.actions() if a.menu() is not None)
+    assert language.title() == "语言(&L)"
+    system = language.actions()[0]
+    assert system.text() == "跟随系统语言(&S)"
+    system.trigger()
+    qtbot.waitUntil(lambda: app.window.menus["&File"].title() == "&File")
+    settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+    assert settings.value("language") is None and i18n.current() == "en"
+    assert system.isChecked() and language.title() == "&Language"
