@@ -290,6 +290,10 @@ class ReaderPane(QStackedWidget):
             self.retranslate()
             if self._paper is not None:
                 self.browser.set_page(paper_html(self._paper))
+                if self._highlight_panel is not None:  # (found again: the header's words moved)
+                    rows = self._highlight_panel.model.rows()
+                    text = self.browser.toPlainText()
+                    self._highlight_panel.set_highlights([r.highlight for r in rows], text)
                 self.mark_terms(self._terms)
             elif self._empty is not None and self.currentWidget() is self._empty:
                 self.empty.setHtml(self._empty_page())

@@ -181,3 +181,27 @@ def test_qt_own_buttons_and_the_system_choice(qtbot, make_app, tmp_path):
     settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
     assert settings.value("language") is None and i18n.current() == "en"
     assert system.isChecked() and language.title() == "&Language"
+
+
+def test_highlights_stay_on_their_words_when_the_language_changes(qtbot, make_app):
+    """The pane's header is said anew in the other language (论文页面 ↗ is shorter than
+    Paper page ↗): the highlights are drawn over the same words of the abstract."""
+    from tests.ui.test_highlights import DA_KD, QUOTE, marks, select_text
+
+    app = make_app()
+    app.finish_setup()
+    w = app.window
+    assert w.sidebar.select_paper(DA_KD)
+    select_text(qtbot, w, QUOTE, drag=False)
+    qtbot.keyClick(w.pane.browser, "1")
+
+    def drawn():
+        text = w.pane.browser.toPlainText()
+        return [text[start:end] for start, end, _colour in marks(w)]
+
+    assert drawn() == [QUOTE]
+    _switched(qtbot, app, "zh_CN")
+    assert "论文页面" in w.pane.browser.toPlainText()
+    assert drawn() == [QUOTE]
+    _switched(qtbot, app, "en")
+    assert drawn() == [QUOTE]
