@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -176,7 +176,7 @@ def build(
     sidebar.use_interest(interest)
     window = MainWindow(controller, transfers, appearance, "Paper Reader")
     interest.setParent(window)
-    follow_reason(interest, sidebar, pane)
+    window.language_changed.connect(follow_reason(interest, sidebar, pane))
     told.append(window)
     controller.setParent(window)
 
@@ -343,9 +343,10 @@ def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
     tex.load_parser()
 
 
-def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> None:
+def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> Callable[[], None]:
     """The pane says why the paper shown stands where it does while the list is in a
-    learnt order: its score, and the words, co-authors and venue that weigh most."""
+    learnt order: its score, and the words, co-authors and venue that weigh most.
+    Returns what says it again (in another language)."""
 
     def show(*_args: object) -> None:
         key = sidebar.sort_key()[0]
@@ -355,6 +356,7 @@ def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> Non
     pane.paper_shown.connect(show)
     interest.changed.connect(show)
     sidebar.filtered.connect(show)
+    return show
 
 
 class NeighbourPrefetch(QObject):
