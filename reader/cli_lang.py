@@ -63,7 +63,7 @@ def speaking(code: str) -> Iterator[None]:
     if not isinstance(_current, gettext.GNUTranslations):
         before = before[:1] + (None, None)  # English: argparse is left alone
     else:
-        setattr(argparse, "_", _current.gettext)  # noqa: B010 (a name ruff would refuse)
+        setattr(argparse, "_", _current.gettext)  # noqa: B010 (not in typeshed's argparse)
         setattr(argparse, "ngettext", _current.ngettext)  # noqa: B010
     try:
         yield
