@@ -25,7 +25,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# the command line's catalogue: resources/translations/*.mo from the .po beside it
+# the command line's catalogue: resources/locale/*/LC_MESSAGES/*.mo from resources/translations/*.po (Babel)
 translations: $(STAMP)
 	$(PY) -m tests.helpers.po
 
