@@ -27,7 +27,8 @@ lint: $(STAMP)
 
 # the catalogues: the window's (new strings into the .ts files, to translate, see
 # resources/translations/GLOSSARY.md; then the .qm files the package ships) and the
-# command line's (resources/translations/*.mo from the .po beside it)
+# command line's (resources/locale/*/LC_MESSAGES/*.mo from resources/translations/*.po,
+# with Babel)
 TS := resources/translations/paper_reader
 LUPDATE := $(VENV)/bin/pyside6-lupdate -silent -extensions py -no-obsolete -locations none
 translations: $(STAMP)

@@ -2,9 +2,10 @@
 
 The language is the window's (reader.language): `--lang`, then what View -> Language
 remembered for the library, then the environment's locale. The Chinese catalogue is
-resources/translations/paper_reader_cli_zh_CN.po, compiled to the .mo beside it (`make
-translations`; a test checks the two agree); only a language other than English reads
-it. Messages are marked _("...") and ngettext("...", "...", n), with named {fields}.
+resources/translations/paper_reader_cli_zh_CN.po, compiled to
+resources/locale/zh_CN/LC_MESSAGES/paper_reader_cli.mo, where gettext looks for it
+(`make translations`; a test checks the two agree); only a language other than English
+reads it. Messages are marked _("...") and ngettext("...", "...", n), with named {fields}.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext
+import os
 import shutil
 import sys
 from collections.abc import Iterator, Sequence
@@ -19,8 +21,10 @@ from typing import NoReturn
 
 from reader import language
 
-#: the file of a language's catalogue, in reader.resources (resources/ in a checkout)
-CATALOGUE = "translations/paper_reader_cli_{code}.mo"
+#: gettext's domain of the command line's messages, and its folder in reader.resources
+#: (resources/ in a checkout): locale/<code>/LC_MESSAGES/<DOMAIN>.mo
+DOMAIN = "paper_reader_cli"
+LOCALE_FOLDER = "locale"
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 
@@ -33,16 +37,18 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
 
 
+def _locale_dir() -> str:
+    from reader.paths import package_folder
+
+    return str(package_folder("reader.resources", "resources") / LOCALE_FOLDER)
+
+
 def _catalogue(code: str) -> gettext.NullTranslations:
     if code == "en":
         return gettext.NullTranslations()
-    from reader.paths import package_folder
-
-    path = package_folder("reader.resources", "resources") / CATALOGUE.format(code=code)
     try:
-        with open(path, "rb") as file:
-            return gettext.GNUTranslations(file)
-    except (OSError, ValueError) as exc:  # (a damaged file: struct.error is a ValueError)
+        return gettext.translation(DOMAIN, _locale_dir(), languages=[code])
+    except (OSError, ValueError) as exc:  # (none, or damaged: struct.error is a ValueError)
         print(f"paper-reader: no {code} translation ({exc}); in English", file=sys.stderr)
         return gettext.NullTranslations()
 
@@ -51,27 +57,34 @@ def _catalogue(code: str) -> gettext.NullTranslations:
 def speaking(code: str) -> Iterator[None]:
     """The command line's messages, and argparse's, in language `code` meanwhile.
 
-    argparse looks up its messages (usage:, options, its errors) through the gettext
-    functions its module holds, argparse._ and argparse.ngettext (Python's argparse
-    how-to: they are gettext's); they are pointed at the same catalogue meanwhile, and
-    back afterwards. A language of its own cannot be given to gettext.gettext() other
-    than through the process's environment, which the editor of `note --edit` inherits.
+    argparse's own messages (usage:, options, its errors) come from gettext.gettext(),
+    which reads the process's current domain in the language the environment names
+    (Python's argparse documentation, "Translating the argparse output"): meanwhile
+    the domain is ours and LANGUAGE is `code` (an editor `note --edit` starts speaks
+    it too); both are put back afterwards. English changes nothing.
     """
     global _current
-    before = _current, getattr(argparse, "_", None), getattr(argparse, "ngettext", None)
+    before = _current
     _current = _catalogue(code)
     if not isinstance(_current, gettext.GNUTranslations):
-        before = before[:1] + (None, None)  # English: argparse is left alone
-    else:
-        setattr(argparse, "_", _current.gettext)  # noqa: B010 (a name ruff would refuse)
-        setattr(argparse, "ngettext", _current.ngettext)  # noqa: B010
+        try:
+            yield
+        finally:
+            _current = before
+        return
+    domain, language_env = gettext.textdomain(), os.environ.get("LANGUAGE")
+    gettext.bindtextdomain(DOMAIN, _locale_dir())
+    gettext.textdomain(DOMAIN)
+    os.environ["LANGUAGE"] = code
     try:
         yield
     finally:
-        _current = before[0]
-        if before[1] is not None:
-            setattr(argparse, "_", before[1])  # noqa: B010
-            setattr(argparse, "ngettext", before[2])  # noqa: B010
+        _current = before
+        gettext.textdomain(domain)
+        if language_env is None:
+            os.environ.pop("LANGUAGE", None)
+        else:
+            os.environ["LANGUAGE"] = language_env
 
 
 def help_formatter(prog: str) -> argparse.HelpFormatter:

@@ -1,23 +1,26 @@
-"""The command line's gettext catalogue: read the .po, compile the .mo, find the strings.
+"""The command line's gettext catalogue: the .po read and the .mo written by Babel, the
+strings the source marks found with Python's ast.
 
-Standard library only. `python -m tests.helpers.po` (or `make translations`) writes the
-.mo from the .po; tests/unit/test_cli_lang.py checks that the committed .mo is what this
-compiles, and that every string the command line (and argparse) translates is in the
-.po, translated.
+`python -m tests.helpers.po` (or `make translations`) writes the .mo from the .po, where
+gettext finds it (resources/locale/zh_CN/LC_MESSAGES/); tests/unit/test_cli_lang.py
+checks that the committed .mo is what this compiles, and that every string the command
+line (and argparse) translates is in the .po, translated.
 """
 
 from __future__ import annotations
 
 import ast
-import struct
+import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from babel.messages import mofile, pofile
+from babel.messages.catalog import Message
+
 ROOT = Path(__file__).resolve().parents[2]
-FOLDER = ROOT / "resources" / "translations"
-PO = FOLDER / "paper_reader_cli_zh_CN.po"
-MO = FOLDER / "paper_reader_cli_zh_CN.mo"
+PO = ROOT / "resources" / "translations" / "paper_reader_cli_zh_CN.po"
+MO = ROOT / "resources" / "locale" / "zh_CN" / "LC_MESSAGES" / "paper_reader_cli.mo"
 
 #: the modules whose messages the command line prints
 SOURCES = [
@@ -45,102 +48,32 @@ class Entry:
         return "fuzzy" not in self.flags and bool(self.msgstr) and all(self.msgstr)
 
 
-def _unquote(text: str) -> str:
-    value = ast.literal_eval(text.strip())
-    if not isinstance(value, str):
-        raise ValueError(f"not a string: {text!r}")
-    return value
+def _entry(message: Message) -> Entry:
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return Entry(
+        msgid=str(ids[0]),
+        msgid_plural=str(ids[1]) if len(ids) > 1 else None,
+        msgstr=[str(s or "") for s in strings],
+        flags={"fuzzy"} if message.fuzzy else set(),
+        refs=[str(place) for place, _line in message.locations],
+    )
 
 
 def read_po(path: Path = PO) -> list[Entry]:
-    """The entries of a .po file (the header's too, msgid ""), in order."""
-    entries: list[Entry] = []
-    current: Entry | None = None
-    target: tuple[str, int] | None = None  # ("msgid" | "msgid_plural" | "msgstr", index)
-
-    def finish() -> None:
-        nonlocal current
-        if current is not None:
-            entries.append(current)
-        current = None
-
-    pending_flags: set[str] = set()
-    pending_refs: list[str] = []
-    for number, raw in enumerate(path.read_text("utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#,"):
-            pending_flags |= {f.strip() for f in line[2:].split(",")}
-        elif line.startswith("#:"):
-            pending_refs += line[2:].split()
-        elif line.startswith("#"):
-            continue
-        elif line.startswith("msgid "):
-            finish()
-            current = Entry(_unquote(line[6:]), flags=pending_flags, refs=pending_refs)
-            pending_flags, pending_refs = set(), []
-            target = ("msgid", 0)
-        elif current is None:
-            raise ValueError(f"{path}:{number}: {line!r} outside an entry")
-        elif line.startswith("msgid_plural "):
-            current.msgid_plural = _unquote(line[13:])
-            target = ("msgid_plural", 0)
-        elif line.startswith("msgstr["):
-            index = int(line[7 : line.index("]")])
-            if index != len(current.msgstr):
-                raise ValueError(f"{path}:{number}: msgstr[{index}] out of order")
-            current.msgstr.append(_unquote(line[line.index("]") + 1 :]))
-            target = ("msgstr", index)
-        elif line.startswith("msgstr "):
-            current.msgstr.append(_unquote(line[7:]))
-            target = ("msgstr", 0)
-        elif line.startswith('"') and target is not None:
-            more = _unquote(line)
-            kind, index = target
-            if kind == "msgid":
-                current.msgid += more
-            elif kind == "msgid_plural":
-                current.msgid_plural = (current.msgid_plural or "") + more
-            else:
-                current.msgstr[index] += more
-        else:
-            raise ValueError(f"{path}:{number}: cannot read {line!r}")
-    finish()
-    return entries
+    """The entries of a .po file (the header's too, msgid ""), in order (Babel reads it)."""
+    with open(path, "rb") as file:
+        return [_entry(message) for message in pofile.read_po(file)]
 
 
-def compile_mo(entries: list[Entry]) -> bytes:
-    """The GNU .mo of `entries` (fuzzy and untranslated ones left out, as msgfmt does),
-    keys sorted, no hash table: the same bytes for the same entries."""
-    table: dict[bytes, bytes] = {}
-    for entry in entries:
-        if not entry.translated and entry.msgid:
-            continue
-        key = entry.msgid.encode("utf-8")
-        if entry.msgid_plural is not None:
-            key += b"\0" + entry.msgid_plural.encode("utf-8")
-        table[key] = b"\0".join(s.encode("utf-8") for s in entry.msgstr)
-    keys = sorted(table)
-    header_size = 7 * 4
-    originals_at = header_size
-    translations_at = originals_at + len(keys) * 8
-    strings_at = translations_at + len(keys) * 8
-    ids = b""
-    id_index = []
-    for key in keys:
-        id_index.append((len(key), strings_at + len(ids)))
-        ids += key + b"\0"
-    values_at = strings_at + len(ids)
-    values = b""
-    value_index = []
-    for key in keys:
-        value_index.append((len(table[key]), values_at + len(values)))
-        values += table[key] + b"\0"
-    out = struct.pack("<7I", 0x950412DE, 0, len(keys), originals_at, translations_at, 0, 0)
-    out += b"".join(struct.pack("<2I", *pair) for pair in id_index)
-    out += b"".join(struct.pack("<2I", *pair) for pair in value_index)
-    return out + ids + values
+def compile_mo(path: Path = PO) -> bytes:
+    """The GNU .mo of the .po at `path` (Babel's writer; fuzzy entries left out, as
+    msgfmt does): the same bytes for the same catalogue."""
+    with open(path, "rb") as file:
+        catalogue = pofile.read_po(file)
+    out = io.BytesIO()
+    mofile.write_mo(out, catalogue)
+    return out.getvalue()
 
 
 def _literal(node: ast.expr) -> str | None:
@@ -197,7 +130,8 @@ def _extract_lenient(path: Path) -> set[tuple[str, str | None]]:
 
 
 def main() -> int:
-    data = compile_mo(read_po())
+    data = compile_mo()
+    MO.parent.mkdir(parents=True, exist_ok=True)
     MO.write_bytes(data)
     print(f"wrote {MO.relative_to(ROOT)} ({len(data):,} bytes)", file=sys.stderr)
     return 0

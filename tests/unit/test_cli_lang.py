@@ -259,19 +259,25 @@ def test_the_window_is_given_the_lang(monkeypatch, library_dir, locale_env):
     assert given == ["zh_CN", None]
 
 
-def test_argparse_is_left_as_it_was(run, locale_env):
-    before = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
+def test_gettext_and_the_environment_are_left_as_they_were(run, locale_env, monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "en_GB:en")
+    domain = gettext.textdomain()
     run("--lang", "zh_CN", "show", "nope", expect=2)
-    assert (argparse._, argparse.ngettext) == before  # type: ignore[attr-defined]
+    assert gettext.textdomain() == domain and os.environ["LANGUAGE"] == "en_GB:en"
+    monkeypatch.delenv("LANGUAGE")
+    with cli_lang.speaking("zh_CN"):
+        assert os.environ["LANGUAGE"] == "zh_CN"  # (argparse's messages: gettext's)
+        assert argparse.ArgumentParser(prog="x").format_usage().startswith("用法")
+    assert "LANGUAGE" not in os.environ and gettext.textdomain() == domain
     assert argparse.ArgumentParser(prog="x").format_usage().startswith("usage: x")
     assert cli_lang._("print JSON") == "print JSON"
     with cli_lang.speaking("en"):  # English reads no catalogue and changes nothing
-        assert (argparse._, argparse.ngettext) == before  # type: ignore[attr-defined]
+        assert gettext.textdomain() == domain and "LANGUAGE" not in os.environ
         assert type(cli_lang._current) is gettext.NullTranslations
 
 
 def test_a_missing_catalogue_says_so_and_speaks_english(monkeypatch, capsys):
-    monkeypatch.setattr(cli_lang, "CATALOGUE", "translations/none_{code}.mo")
+    monkeypatch.setattr(cli_lang, "LOCALE_FOLDER", "no-such-folder")
     with cli_lang.speaking("zh_CN"):
         assert cli_lang._("print JSON") == "print JSON"
     assert "no zh_CN translation" in capsys.readouterr().err
@@ -311,7 +317,7 @@ def test_the_catalogue_holds_no_forgotten_message():
 
 
 def test_the_compiled_catalogue_is_the_po():
-    assert po.MO.read_bytes() == po.compile_mo(po.read_po()), "run `make translations`"
+    assert po.MO.read_bytes() == po.compile_mo(), "run `make translations`"
 
 
 def test_compiled_catalogue_reads_as_gettext_does():
@@ -330,10 +336,9 @@ def test_the_catalogue_ships_with_the_package():
     from reader.paths import package_folder
 
     folder = package_folder("reader.resources", "resources")
-    assert (folder / cli_lang.CATALOGUE.format(code="zh_CN")).is_file()
+    assert (folder / po.MO.relative_to(po.ROOT / "resources")).is_file()
     text = Path(po.ROOT / "pyproject.toml").read_text("utf-8")
-    assert '"reader.resources.translations" = ["*.mo"' in text
-    assert '"reader.resources.translations",' in text
+    assert '"locale/*/LC_MESSAGES/*.mo"' in text
 
 
 def test_extraction_refuses_what_it_cannot_read(tmp_path):
