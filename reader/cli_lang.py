@@ -15,42 +15,17 @@ import contextlib
 import gettext
 import os
 import shutil
-import sys
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from reader import language
+from reader.core import say
+from reader.core.say import _, ngettext
 
-#: gettext's domain of the command line's messages, and its folder in reader.resources
-#: (resources/ in a checkout): locale/<code>/LC_MESSAGES/<DOMAIN>.mo
-DOMAIN = "paper_reader_cli"
-LOCALE_FOLDER = "locale"
+__all__ = ["_", "ngettext", "speaking", "help_formatter", "language_code", "choose"]
 
-_current: gettext.NullTranslations = gettext.NullTranslations()
-
-
-def _(message: str) -> str:
-    return _current.gettext(message)
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    return _current.ngettext(singular, plural, n)
-
-
-def _locale_dir() -> str:
-    from reader.paths import package_folder
-
-    return str(package_folder("reader.resources", "resources") / LOCALE_FOLDER)
-
-
-def _catalogue(code: str) -> gettext.NullTranslations:
-    if code == "en":
-        return gettext.NullTranslations()
-    try:
-        return gettext.translation(DOMAIN, _locale_dir(), languages=[code])
-    except (OSError, ValueError) as exc:  # (none, or damaged: struct.error is a ValueError)
-        print(f"paper-reader: no {code} translation ({exc}); in English", file=sys.stderr)
-        return gettext.NullTranslations()
+#: (kept here too: where the command line's catalogue is)
+DOMAIN = language.DOMAIN
 
 
 @contextlib.contextmanager
@@ -63,23 +38,22 @@ def speaking(code: str) -> Iterator[None]:
     the domain is ours and LANGUAGE is `code` (an editor `note --edit` starts speaks
     it too); both are put back afterwards. English changes nothing.
     """
-    global _current
-    before = _current
-    _current = _catalogue(code)
-    if not isinstance(_current, gettext.GNUTranslations):
+    found = language.catalogue(code)
+    before = say.use(found)
+    if found is None:
         try:
             yield
         finally:
-            _current = before
+            say.use(before)
         return
     domain, language_env = gettext.textdomain(), os.environ.get("LANGUAGE")
-    gettext.bindtextdomain(DOMAIN, _locale_dir())
+    gettext.bindtextdomain(DOMAIN, language.locale_dir())
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = code
     try:
         yield
     finally:
-        _current = before
+        say.use(before)
         gettext.textdomain(domain)
         if language_env is None:
             os.environ.pop("LANGUAGE", None)
@@ -94,7 +68,7 @@ def help_formatter(prog: str) -> argparse.HelpFormatter:
     of a terminal, so in a language other than English the text is wrapped at half the
     width left of the help column (24 characters, argparse's), and no line overflows.
     """
-    if not isinstance(_current, gettext.GNUTranslations):
+    if isinstance(say.current(), say.English):
         return argparse.HelpFormatter(prog)
     columns = shutil.get_terminal_size().columns - 2  # (argparse's own margin)
     return argparse.HelpFormatter(prog, width=24 + max(columns - 24, 40) // 2)

@@ -8,8 +8,13 @@ library folder (its window.ini), then the system's locale, then English.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import gettext
 
 #: code -> the language's name in itself (as the View -> Language menu shows it)
 LANGUAGES: dict[str, str] = {"en": "English", "zh_CN": "简体中文"}
@@ -22,6 +27,12 @@ LANGUAGE_KEY = "language"
 _SETTINGS_FILE = "window.ini"
 #: window.ini holds a few hundred bytes of window state; a bigger one is not ours to read
 _MAX_SETTINGS_BYTES = 1 << 20
+
+#: gettext's domain of the messages said without Qt (the command line's, the store's...:
+#: reader.core.say), and its folder in reader.resources (resources/ in a checkout):
+#: locale/<code>/LC_MESSAGES/<DOMAIN>.mo
+DOMAIN = "paper_reader_cli"
+LOCALE_FOLDER = "locale"
 
 #: Chinese written in Traditional characters: not what zh_CN is
 _TRADITIONAL = {"hant", "tw", "hk", "mo"}
@@ -104,3 +115,26 @@ def resolve(explicit: str | None, folder: Path | None, system: str | None = None
     if code is None:
         code = normalise(system)
     return code if code is not None else from_environment()
+
+
+def locale_dir() -> str:
+    """The folder of gettext's catalogues (LOCALE_FOLDER in reader.resources)."""
+    from reader.paths import package_folder
+
+    return str(package_folder("reader.resources", "resources") / LOCALE_FOLDER)
+
+
+def catalogue(code: str) -> gettext.GNUTranslations | None:
+    """The gettext catalogue of the messages said without Qt in language `code`
+    (reader.core.say), or None for English: only another language reads a file. A
+    missing or damaged catalogue is said on stderr, once per call, and English used."""
+    if code == "en":
+        return None
+    import gettext
+
+    try:
+        found = gettext.translation(DOMAIN, locale_dir(), languages=[code])
+    except (OSError, ValueError) as exc:  # (none, or damaged: struct.error is a ValueError)
+        print(f"paper-reader: no {code} translation ({exc}); in English", file=sys.stderr)
+        return None
+    return found if isinstance(found, gettext.GNUTranslations) else None

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader import paths
-from reader.core import collector
+from reader.core import collector, say
 from reader.core.library import Library
 from reader.core.models import Paper
-from reader.store.files import ANNOTATIONS_FILE, LibraryFolder
+from reader.store.files import ANNOTATIONS_FILE, LibraryFolder, not_a_folder
 from reader.store.legacy import migrate_legacy
 from reader.store.legacy_papers import migrate_papers_json
 from reader.store.migrations import migrate
@@ -40,7 +40,7 @@ class OpenedLibrary:
         #: plain information (a new library was seeded)
         self.notices = [] if notices is None else notices
         #: the papers of the bundled sample a new library was given (0: none); the
-        #: notices say so too, in English (the window says it in its language)
+        #: notices say so too (the window says it with its own plural forms)
         self.seeded = 0
 
     @property
@@ -70,7 +70,7 @@ def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
 
     An earlier version's papers.json becomes this device's first catalogue file."""
     if folder.exists() and not folder.is_dir():
-        raise StorageError(f"{folder}: not a folder")
+        raise StorageError(not_a_folder(folder))
     # loading makes hundreds of thousands of objects, none of them garbage: the
     # collector would scan them all several times (0.3-0.5 s at 100k papers)
     with collector.paused():
@@ -82,7 +82,8 @@ def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
 
 def seeded_notice(folder: Path, count: int) -> str:
     """The notice that a new library in `folder` was given `count` sample papers."""
-    return f"New library in {folder}: added the {count} papers of the bundled sample."
+    notice = say._("New library in {folder}: added the {count} papers of the bundled sample.")
+    return notice.format(folder=folder, count=count)
 
 
 def _open(folder: Path, seed: bool) -> OpenedLibrary:
@@ -90,7 +91,8 @@ def _open(folder: Path, seed: bool) -> OpenedLibrary:
     try:
         moved = migrate_legacy(store)
     except StorageError as exc:  # the old files stay where they are: tried again next time
-        moved = [f"The annotations of an earlier version could not be moved: {exc}"]
+        not_moved = say._("The annotations of an earlier version could not be moved: {error}")
+        moved = [not_moved.format(error=exc)]
     messages = [*moved, *recover(store)]
     notices = []
     seeded = 0
@@ -99,10 +101,14 @@ def _open(folder: Path, seed: bool) -> OpenedLibrary:
         if catalogue:
             notices.append(catalogue)
     except StorageError as exc:  # papers.json stays where it is: tried again next time
-        messages.append(f"The catalogue of an earlier version could not be moved: {exc}")
+        not_moved = say._("The catalogue of an earlier version could not be moved: {error}")
+        messages.append(not_moved.format(error=exc))
     read_only = store.read_only()
     if read_only:
-        messages.append(f"{read_only}. You can read this library, but changes will not be saved.")
+        read_only_told = say._(
+            "{reason}. You can read this library, but changes will not be saved."
+        )
+        messages.append(read_only_told.format(reason=read_only))
     elif seed and store.is_empty():
         papers = sample_papers()
         store.add_papers(papers)

@@ -94,3 +94,12 @@ def run(library_dir, capsys):
         return capsys.readouterr()
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _messages_in_english_again():
+    """The messages said without Qt (reader.core.say) are English again after a test."""
+    from reader.core import say
+
+    yield
+    say.use(None)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from reader.core import say
 from reader.core.text import search_key
 from reader.core.words import contains, word_text
 
@@ -115,7 +116,7 @@ def _field(name: str, value: str) -> Field:
     if name == "year":
         m = _YEAR.match(value)
         if not m:
-            raise QuerySyntaxError(f"year:{value} is not a year")
+            raise QuerySyntaxError(say._("year:{value} is not a year").format(value=value))
         if m.group(3):
             return Field(name, key, int(m.group(3)), int(m.group(4)))
         op, year = m.group(1) or "=", int(m.group(2))
@@ -131,7 +132,7 @@ def _field(name: str, value: str) -> Field:
         return Field(name, word_text(key))
     if name in ("tag", "status", "venue"):
         return Field(name, key)
-    raise QuerySyntaxError(f"unknown field {name}:")
+    raise QuerySyntaxError(say._("unknown field {name}:").format(name=name))
 
 
 # -- the reference: one record at a time ------------------------------------------
@@ -219,7 +220,7 @@ class _Parser:
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if not m or m.end() == pos:
-                raise QuerySyntaxError(f"cannot read {text[pos:]!r}")
+                raise QuerySyntaxError(say._("cannot read {text!r}").format(text=text[pos:]))
             pos = m.end()
             lp, rp, fneg, fname, fval, pneg, phrase, wneg, word = m.groups()
             if lp:
@@ -245,7 +246,7 @@ class _Parser:
             return None
         node = self._or()
         if self.pos != len(self.tokens):
-            raise QuerySyntaxError("unbalanced parenthesis")
+            raise QuerySyntaxError(say._("unbalanced parenthesis"))
         return node
 
     def _peek(self) -> tuple[str, ...] | None:
@@ -265,7 +266,7 @@ class _Parser:
         while (tok := self._peek()) and tok[0] not in ("OR", ")"):
             parts.append(self._atom())
         if not parts:
-            raise QuerySyntaxError("empty expression")
+            raise QuerySyntaxError(say._("empty expression"))
         return _and(parts)
 
     def _atom(self) -> Node:
@@ -276,7 +277,7 @@ class _Parser:
             if self._peek() is None:  # "(tag:rl OR diffusion" half typed: closed at its end
                 return inner
             if self._peek() != (")",):
-                raise QuerySyntaxError("missing )")
+                raise QuerySyntaxError(say._("missing )"))
             self.pos += 1
             return inner
         if tok[0] == "field":
@@ -291,7 +292,7 @@ class _Parser:
             if not neg:
                 self.terms.append(word)
             return Not(Text(key)) if neg else Text(key)
-        raise QuerySyntaxError(f"unexpected {tok[0]}")
+        raise QuerySyntaxError(say._("unexpected {token}").format(token=tok[0]))
 
 
 def _plain_words(text: str) -> tuple[Node | None, tuple[str, ...]]:
@@ -310,6 +311,6 @@ def parse(text: str) -> Query:
         terms, warning = tuple(parser.terms), ""
     except (QuerySyntaxError, RecursionError) as exc:
         tree, terms = _plain_words(text)
-        warning = f"Searching plain words: {exc}"
+        warning = say._("Searching plain words: {reason}").format(reason=exc)
     predicate = None if tree is None else compile_node(tree)
     return Query(text, predicate, warning, terms, tree)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reader.core import say
 from reader.core.models import Annotation, Paper
 from reader.formats.common import FormatError, ReadResult, Skipped, display_name
 from reader.formats.decoding import decode
@@ -119,26 +120,32 @@ def read_papers(
     info = FORMATS.get(fmt)
     if info is None or not info.reader:
         known = ", ".join(IMPORT_FORMATS)
-        raise FormatError(f"{name}: cannot import format {fmt!r} (known: {known})")
+        why = say._("{name}: cannot import format {format!r} (known: {known})")
+        raise FormatError(why.format(name=name, format=fmt, known=known))
     _check(cancelled)
     text, encoding, note = decode(data, name)
     del data  # (a big file's bytes, no longer needed while it is parsed)
     if not text.strip().strip("\ufeff"):
-        raise FormatError(f"{name}: the file is empty")
+        raise FormatError(say._("{name}: the file is empty").format(name=name))
     _check(cancelled)
     module = importlib.import_module(f"reader.formats.{info.reader}")
     try:
         result: ReadResult = module.read(text, name)
     except RecursionError:
-        raise FormatError(f"{name}: nested too deeply to be a paper list") from None
+        why = say._("{name}: nested too deeply to be a paper list")
+        raise FormatError(why.format(name=name)) from None
     _check(cancelled)
     result.encoding = encoding
     result.format = fmt
     if note:
         result.warnings.insert(0, Skipped(name, note))
     if not result.records and not result.native:
-        why = f": {result.skipped[0]}" if result.skipped else ""
-        raise FormatError(f"{name}: no papers found as {info.label}{why}")
+        if result.skipped:
+            why = say._("{name}: no papers found as {label}: {skipped}")
+        else:
+            why = say._("{name}: no papers found as {label}")
+        skipped = result.skipped[0] if result.skipped else ""
+        raise FormatError(why.format(name=name, label=info.label, skipped=skipped))
     return result
 
 

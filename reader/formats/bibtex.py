@@ -7,6 +7,7 @@ import logging
 import re
 from typing import Any
 
+from reader.core import say
 from reader.core.models import Annotation, Paper
 from reader.formats.common import (
     FormatError,
@@ -237,7 +238,8 @@ def read(text: str, name: str) -> ReadResult:
     try:
         library = parse_string(text)
     except Exception as exc:  # noqa: BLE001 - a parser bug must not take the app down
-        raise FormatError(f"{name}: BibTeX parser failed: {type(exc).__name__}") from None
+        why = say._("{name}: BibTeX parser failed: {error}")
+        raise FormatError(why.format(name=name, error=type(exc).__name__)) from None
     result = ReadResult(format="bibtex")
     native = text.lstrip().startswith(NATIVE_MARKER)
     result.native = native

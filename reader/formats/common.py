@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from reader.core import say
 from reader.core.merge import Skipped
 from reader.core.models import Annotation, Paper
 from reader.core.normalise import HIDDEN_CHARS, make_paper_id, strip_hidden
@@ -337,7 +338,13 @@ def raise_none_usable(result: ReadResult, name: str, *, count: int | None = None
 
     info = FORMATS.get(result.format)
     label = info.label if info is not None else result.format
-    why = "; ".join(str(s) for s in skipped[:NAMED_SKIPS])
+    named = say._("; ").join(str(s) for s in skipped[:NAMED_SKIPS])
     if count > NAMED_SKIPS:
-        why += f"; and {count - NAMED_SKIPS:,} more ({count:,} items skipped, none usable)"
-    raise FormatError(f"{name}: no papers found as {label}: {why}")
+        why = say._(
+            "{name}: no papers found as {label}: {skipped}; and {more:,} more ({count:,} items"
+            " skipped, none usable)"
+        )
+    else:
+        why = say._("{name}: no papers found as {label}: {skipped}")
+    more = count - NAMED_SKIPS
+    raise FormatError(why.format(name=name, label=label, skipped=named, more=more, count=count))

@@ -7,6 +7,7 @@ import io
 import re
 from collections.abc import Sequence
 
+from reader.core import say
 from reader.core.models import Annotation, Paper, Status
 from reader.formats.common import (
     FormatError,
@@ -99,7 +100,8 @@ def read(text: str, name: str) -> ReadResult:
         columns = _columns(header)
         if "title" not in columns and "abstract" not in columns:
             shown = ", ".join(h.strip() for h in header[:8])[:120]
-            raise FormatError(f"{name}: no title or abstract column in the header row ({shown})")
+            why = say._("{name}: no title or abstract column in the header row ({header})")
+            raise FormatError(why.format(name=name, header=shown))
         total_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
         last_line = reader.line_num
         for row in reader:
@@ -113,7 +115,8 @@ def read(text: str, name: str) -> ReadResult:
     except csv.Error as exc:
         line = first_line + offset
         if not result.records:
-            raise FormatError(f"{name}: broken CSV at line {line}: {exc}") from None
+            why = say._("{name}: broken CSV at line {line}: {error}")
+            raise FormatError(why.format(name=name, line=line, error=exc)) from None
         result.skipped.append(Skipped(f"{name}:line {line}", f"rest of file ignored: {exc}"))
     raise_none_usable(result, name)
     return result

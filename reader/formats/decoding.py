@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import re
 
+from reader.core import say
 from reader.formats.common import FormatError, display_name
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -28,21 +29,25 @@ def decode(data: bytes, name: str) -> tuple[str, str, str]:
         try:
             text, encoding = data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError:
-            raise FormatError(f"{name}: starts like UTF-16 but is not valid UTF-16") from None
+            why = say._("{name}: starts like UTF-16 but is not valid UTF-16")
+            raise FormatError(why.format(name=name)) from None
     else:
         if b"\x00" in data:
-            raise FormatError(f"{name}: contains NUL bytes: a binary file, not a paper list")
+            why = say._("{name}: contains NUL bytes: a binary file, not a paper list")
+            raise FormatError(why.format(name=name))
         (text, note), encoding = _decode_utf8(data), "utf-8"
         if note == "legacy":
             text, encoding = _decode_legacy(data)
             label = {"cp1252": "Windows-1252", "latin-1": "Latin-1"}[encoding]
             note = f"not UTF-8: read as {label} (a guess; check accented letters)"
     if "\x00" in text:
-        raise FormatError(f"{name}: contains NUL characters: a binary file, not a paper list")
+        why = say._("{name}: contains NUL characters: a binary file, not a paper list")
+        raise FormatError(why.format(name=name))
     sample = text[:65536]
     controls = len(_CONTROL.findall(sample))
     if controls > max(2, len(sample) // 200):
-        raise FormatError(f"{name}: looks binary ({controls} control characters), not a paper list")
+        why = say._("{name}: looks binary ({count} control characters), not a paper list")
+        raise FormatError(why.format(name=name, count=controls))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, encoding, note

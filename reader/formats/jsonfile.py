@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard, TypeVar
 
+from reader.core import say
 from reader.core.models import Annotation, Paper, Status
 from reader.core.normalise import make_paper_id
 from reader.core.venues import short_venue
@@ -79,9 +80,11 @@ def _loads(text: str, name: str, odd: _Oddities, *, long_numbers: bool) -> Any:
     try:
         return json.loads(text, parse_constant=odd.constant, parse_int=parse_int)
     except RecursionError:
-        raise FormatError(f"{name}: JSON nested too deeply to be a paper list") from None
+        why = say._("{name}: JSON nested too deeply to be a paper list")
+        raise FormatError(why.format(name=name)) from None
     except json.JSONDecodeError as exc:
-        raise FormatError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        why = say._("{name}: not valid JSON: {error} at line {line}")
+        raise FormatError(why.format(name=name, error=exc.msg, line=exc.lineno)) from None
 
 
 def load(text: str, name: str) -> tuple[Any, list[str]]:
@@ -154,8 +157,10 @@ def _items(data: Any, name: str) -> list[Any]:
         if "title" in data or "abstract" in data:
             return [data]
         keys = ", ".join(sorted(str(k) for k in data)[:8])
-        raise FormatError(f"{name}: a JSON object without a list of papers (keys: {keys})")
-    raise FormatError(f"{name}: JSON holds a {type(data).__name__}, not a list of papers")
+        why = say._("{name}: a JSON object without a list of papers (keys: {keys})")
+        raise FormatError(why.format(name=name, keys=keys))
+    why = say._("{name}: JSON holds a {type}, not a list of papers")
+    raise FormatError(why.format(name=name, type=type(data).__name__))
 
 
 #: Our field -> the keys that carry it in common JSON shapes, preferred first.
@@ -395,7 +400,8 @@ def _read_native(data: Mapping[str, Any], name: str, result: ReadResult, *, plai
     result.native = True
     version = data.get("version")
     if not isinstance(version, int) or version > NATIVE_VERSION:
-        raise FormatError(f"{name}: paper-reader export version {version!r} is newer than this app")
+        why = say._("{name}: paper-reader export version {version!r} is newer than this app")
+        raise FormatError(why.format(name=name, version=version))
     for number, item in enumerate(_list(data.get("papers")), start=1):
         try:
             result.records.append(_native(Paper.from_dict, item, plain, "id"))

@@ -17,6 +17,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from reader.core import say
 from reader.formats.common import FormatError, display_name
 
 #: the largest file an import reads unless told otherwise (1 GiB)
@@ -68,25 +69,34 @@ def max_import_bytes(environ: os._Environ[str] | dict[str, str] | None = None) -
 
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return say._("a folder")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return say._("a FIFO (named pipe)")
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return say._("a character device")
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return say._("a block device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return say._("a socket")
+    return say._("not a regular file")
+
+
+def _cannot_read(shown: str, exc: OSError) -> str:
+    return say._("{name}: cannot read: {error}").format(name=shown, error=exc.strerror or exc)
 
 
 def _refuse(shown: str, mode: int, size: int, limit: int) -> None:
     if not stat.S_ISREG(mode):
-        raise FormatError(f"{shown}: cannot read: {_kind(mode)}, not a regular file")
+        why = say._("{name}: cannot read: {kind}, not a regular file")
+        raise FormatError(why.format(name=shown, kind=_kind(mode)))
     if size > limit:
+        why = say._(
+            "{name}: not read: {size}, over the import limit of {limit} (set a larger one"
+            " with --max-size or ${variable})"
+        )
+        size_text, limit_text = format_size(size), format_size(limit)
         raise FormatError(
-            f"{shown}: not read: {format_size(size)}, over the import limit of"
-            f" {format_size(limit)} (set a larger one with --max-size or ${MAX_SIZE_ENV})"
+            why.format(name=shown, size=size_text, limit=limit_text, variable=MAX_SIZE_ENV)
         )
 
 
@@ -114,13 +124,14 @@ def read_bounded(
         try:
             limit = max_import_bytes()
         except ValueError as exc:
-            raise FormatError(f"{shown}: not read: {exc}") from None
+            why = say._("{name}: not read: {error}")
+            raise FormatError(why.format(name=shown, error=exc)) from None
     try:
         before = os.stat(path)  # by its kind first: a FIFO or a device is never opened
         _refuse(shown, before.st_mode, before.st_size, limit)
         fd = os.open(path, _FLAGS)
     except OSError as exc:
-        raise FormatError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        raise FormatError(_cannot_read(shown, exc)) from None
     try:
         opened = os.fstat(fd)  # what was opened, whatever the path names now
         _refuse(shown, opened.st_mode, opened.st_size, limit)
@@ -137,7 +148,7 @@ def read_bounded(
                 _refuse(shown, opened.st_mode, total, limit)
             chunks.append(chunk)
     except OSError as exc:
-        raise FormatError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        raise FormatError(_cannot_read(shown, exc)) from None
     finally:
         os.close(fd)
     return b"".join(chunks)

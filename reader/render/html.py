@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from reader.core import say
 from reader.core.pieces import Piece
 from reader.core.tex import light_clean, parse
 from reader.core.text import shown_part
@@ -75,8 +76,12 @@ def title_html(text: str, limit: int | None = MAX_TITLE_CHARS) -> str:
 
 
 def shortened(total: int, what: str = "text") -> str:
-    """The marker after the part of a text that is shown."""
-    return f"… ({what} shortened for display: {total:,} characters in total)"
+    """The marker after the part of a text that is shown (`what`: "text" or "note")."""
+    if what == "note":
+        marker = say._("… (note shortened for display: {total:,} characters in total)")
+    else:
+        marker = say._("… (text shortened for display: {total:,} characters in total)")
+    return marker.format(total=total)
 
 
 def breakable(fragment: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from reader.core import say
 from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR
 from reader.store.journal import Journal, apply, fold
 from reader.store.locking import LibraryLock, make_lock, run_locked
@@ -130,8 +131,11 @@ class Backups:
         exact = [i for i in infos if i.name == name]
         matches = exact or [i for i in infos if i.name.startswith(name)]
         if len(matches) != 1:
-            why = "ambiguous name" if matches else "no such backup"
-            raise StorageError(f"{self.dir / name}: {why}")
+            if matches:
+                why = say._("{path}: ambiguous name")
+            else:
+                why = say._("{path}: no such backup")
+            raise StorageError(why.format(path=self.dir / name))
         return matches[0]
 
     def check(self, info: BackupInfo) -> int:
@@ -141,7 +145,8 @@ class Backups:
         except DamagedFileError:
             raise
         except OSError as exc:
-            raise DamagedFileError(f"{info.path}: cannot be read ({exc})") from exc
+            why = say._("{path}: cannot be read ({reason})")
+            raise DamagedFileError(why.format(path=info.path, reason=exc)) from exc
 
     def newest_good(self) -> tuple[BackupInfo, bytes] | None:
         """The newest backup (by sequence number) that parses, with its bytes; damaged
@@ -253,7 +258,8 @@ class Backups:
         copy = path.read_bytes()
         if copy != raw:
             path.unlink()
-            raise StorageError(f"{path}: the backup did not read back intact; older ones kept")
+            why = say._("{path}: the backup did not read back intact; older ones kept")
+            raise StorageError(why.format(path=path))
         verify(path, copy)
         # the lowest sequence numbers go; never the copy just taken (nor `protect`)
         rest = [i for i in self.list() if i.name not in (path.name, protect)]
@@ -271,14 +277,16 @@ class Backups:
             if os.path.lexists(place) and not place.is_dir():
                 aside = move_aside(place, "not-a-folder", stamp_now())
                 if self._tell is not None:
-                    self._tell(
-                        f"{place} was not a folder: it was moved aside as {aside}, "
+                    moved = say._(
+                        "{path} was not a folder: it was moved aside as {aside}, "
                         "and a backups folder made in its place."
                     )
+                    self._tell(moved.format(path=place, aside=aside))
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"{self.dir}: cannot make the backups folder ({exc})") from exc
+            why = say._("{folder}: cannot make the backups folder ({error})")
+            raise StorageError(why.format(folder=self.dir, error=exc)) from exc
 
     def _new_name(self, reason: str, infos: Iterable[BackupInfo]) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-") or "manual"

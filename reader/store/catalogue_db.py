@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from reader.core import say
 from reader.core.models import Paper, paper_from_row
 from reader.store.cachefile import cache_dir, library_name, set_aside
 from reader.store.paper_files import PapersFile, catalogue_files, read_file
@@ -161,15 +162,19 @@ class CatalogueDB:
         if self.path is not None and self.path.exists():
             aside = set_aside(self.path)
             self.problems.append(
-                f"The catalogue's index {self.path} could not be used ({exc}); it was "
-                f"set aside as {aside.name} and is made anew from the library folder."
+                say._(
+                    "The catalogue's index {path} could not be used ({error}); it was "
+                    "set aside as {aside} and is made anew from the library folder."
+                ).format(path=self.path, error=exc, aside=aside.name)
             )
         try:
             return self._open()
         except (sqlite3.Error, OSError) as again:
             self.problems.append(
-                f"The catalogue's index cannot be kept in {self.path} ({again}); it is "
-                "made anew from the library folder at each start."
+                say._(
+                    "The catalogue's index cannot be kept in {path} ({error}); it is "
+                    "made anew from the library folder at each start."
+                ).format(path=self.path, error=again)
             )
             self.path = None
             return self._open()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tinydb import TinyDB
 from tinydb.table import Table
 
-from reader.core import crdt
+from reader.core import crdt, say
 from reader.core.hlc import Clock
 from reader.core.library import NOTHING_NEW, CaughtUp
 from reader.core.models import TRASH, Annotation, Paper
@@ -121,6 +121,11 @@ def _positions(held: list[bytes], lines: list[bytes]) -> set[int] | None:
     return taken
 
 
+def not_a_folder(path: Path) -> str:
+    """The message that the library's `path` is a file, not a folder."""
+    return say._("{path}: not a folder").format(path=path)
+
+
 class LibraryFolder:
     """The LibraryStore of reader.core.library, backed by TinyDB files in a folder.
 
@@ -142,11 +147,10 @@ class LibraryFolder:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(
-                f"{folder}: cannot create the library folder ({reason(exc)})"
-            ) from exc
+            why = say._("{folder}: cannot create the library folder ({reason})")
+            raise StorageError(why.format(folder=folder, reason=reason(exc))) from exc
         if not folder.is_dir():
-            raise StorageError(f"{folder}: not a folder")
+            raise StorageError(not_a_folder(folder))
         with contextlib.suppress(OSError):  # (a read-only folder: nothing is written)
             self.device_dir.mkdir(parents=True, exist_ok=True)
         self._lock = make_lock(folder)
@@ -281,7 +285,8 @@ class LibraryFolder:
 
     def _refuse_unreadable(self, name: str) -> None:
         if name in self.unreadable:
-            raise StorageError(f"{self.folder / name}: the file is damaged; not overwriting it")
+            why = say._("{path}: the file is damaged; not overwriting it")
+            raise StorageError(why.format(path=self.folder / name))
 
     # -- LibraryStore -----------------------------------------------------
 
@@ -403,10 +408,10 @@ class LibraryFolder:
 
             for name in copies:
                 os.replace(self.device_dir / name, aside / f"{stamp_now()}-{name}")
-            self._note(
-                f"Merged {len(copies)} conflict copies a file syncer left in {self.device_dir} "
-                f"(kept in {aside})."
+            merged = say._(
+                "Merged {count} conflict copies a file syncer left in {folder} (kept in {aside})."
             )
+            self._note(merged.format(count=len(copies), folder=self.device_dir, aside=aside))
 
     def reload_annotations(self) -> dict[str, Annotation] | None:
         """The annotations as now on disk if another program changed them, else None.
@@ -434,7 +439,8 @@ class LibraryFolder:
             return None  # another program is writing: looked at again next time
         except OSError as exc:
             why = reason(exc)
-            raise StorageError(f"{self.folder}: cannot take the library lock ({why})") from exc
+            no_lock = say._("{folder}: cannot take the library lock ({reason})")
+            raise StorageError(no_lock.format(folder=self.folder, reason=why)) from exc
         with held:
             return self.locked(self._reload_locked)
 
@@ -508,31 +514,35 @@ class LibraryFolder:
         count = len(document["annotations"])
         told = []
         if damaged is not None:
-            told.append(
-                f"{path.name} was damaged while the window was open; the damaged copy was "
-                f"kept as {kept}.\n{damaged}."
+            said = say._(
+                "{file} was damaged while the window was open; the damaged copy was kept as"
+                " {kept}.\n{problem}."
             )
+            told.append(said.format(file=path.name, kept=kept, problem=damaged))
         elif gone:
-            told.append(f"{path} was deleted while the window was open.")
+            said = say._("{path} was deleted while the window was open.")
+            told.append(said.format(path=path))
         elif recovered:
-            told.append(
-                f"{path.name} was found damaged by another program, which kept the damaged "
-                f"copy as {self.device_dir / recovered[-1]} and put back an older backup."
+            said = say._(
+                "{file} was found damaged by another program, which kept the damaged copy as"
+                " {kept} and put back an older backup."
             )
+            told.append(said.format(file=path.name, kept=self.device_dir / recovered[-1]))
+        journal = self._journal.path.name
         if found.damaged:
-            told.append(
-                f"{self._journal.path.name} was damaged ({found.damaged}); it was kept as "
-                f"{journal_kept}."
-            )
+            said = say._("{file} was damaged ({damage}); it was kept as {kept}.")
+            told.append(said.format(file=journal, damage=found.damaged, kept=journal_kept))
         elif missing:
-            told.append(
-                f"{self._journal.path.name} lost {missing} saves while the window was open "
-                "(it was truncated or replaced)."
+            said = say._(
+                "{file} lost {count} saves while the window was open (it was truncated or"
+                " replaced)."
             )
-        told.append(
-            f"Everything the window held ({count} annotations and your settings) was "
-            f"written back to {path}; nothing it showed was lost."
+            told.append(said.format(file=journal, count=missing))
+        said = say._(
+            "Everything the window held ({count} annotations and your settings) was written"
+            " back to {path}; nothing it showed was lost."
         )
+        told.append(said.format(count=count, path=path))
         return "\n".join(told)
 
     def write_annotations(self, changes: Mapping[str, Mapping[str, Any] | None]) -> None:
@@ -854,7 +864,8 @@ class LibraryFolder:
         except StorageError as exc:
             return exc
         except OSError as exc:  # (papers.json that cannot be read)
-            return StorageError(f"{self.papers_path}: cannot be read ({reason(exc)})")
+            why = say._("{path}: cannot be read ({reason})")
+            return StorageError(why.format(path=self.papers_path, reason=reason(exc)))
         return None
 
     def forget_cached(self) -> None:

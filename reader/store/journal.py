@@ -27,11 +27,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from reader.core import say
 from reader.store.storage import (
     Signature,
     StorageError,
     UnsavableValueError,
+    cannot_read,
     check_writable,
+    could_not_save,
     fsync_dir,
     move_aside,
     path_signature,
@@ -64,7 +67,8 @@ def encode(changes: Changes) -> bytes:
     try:
         payload = orjson.dumps(changes)
     except orjson.JSONEncodeError as exc:
-        raise UnsavableValueError(f"cannot be saved as JSON: {exc}") from exc
+        why = say._("cannot be saved as JSON: {error}").format(error=exc)
+        raise UnsavableValueError(why) from exc
     return b"%08x " % zlib.crc32(payload) + payload + b"\n"
 
 
@@ -122,7 +126,7 @@ def scan(raw: bytes) -> Scan:
         changes = _decode(raw[pos:end])
         if changes is None:
             if raw[pos:].strip(b"\x00\n"):  # a crash may also leave zeros: not damage
-                out.damaged = f"line {len(out.changes) + 1} is damaged"
+                out.damaged = say._("line {number} is damaged").format(number=len(out.changes) + 1)
             break
         out.changes.append(changes)
         out.lines.append(raw[pos:end])
@@ -228,7 +232,7 @@ class Journal:
         except FileNotFoundError:
             return None, Scan()
         except OSError as exc:
-            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+            raise StorageError(cannot_read(self.path, exc)) from exc
         try:
             # the signature before the bytes: read without the lock (on opening), a
             # save appended meanwhile must leave the journal looking changed since
@@ -236,7 +240,7 @@ class Journal:
             sig = stat_signature(os.fstat(fd))
             found = self._scan(read_all(fd))
         except OSError as exc:
-            raise StorageError(f"{self.path}: cannot read ({reason(exc)})") from exc
+            raise StorageError(cannot_read(self.path, exc)) from exc
         finally:
             os.close(fd)
         self._cached = (sig, cache_key, found) if cache_key is not None else None
@@ -309,7 +313,7 @@ class Journal:
                     os.ftruncate(fd, size)
             if isinstance(exc, StorageError):
                 raise
-            raise StorageError(f"{self.path}: could not save ({reason(exc)})") from exc
+            raise StorageError(could_not_save(self.path, exc)) from exc
         finally:
             os.close(fd)
         self._written = stat_signature(st)
@@ -335,30 +339,36 @@ class Journal:
             raise
         return fd
 
+    def _not_emptied(self, exc: OSError) -> str:
+        why = say._("{path}: could not empty it ({reason})")
+        return why.format(path=self.path, reason=reason(exc))
+
     def reset(self, found: Scan) -> str | None:
         """After its lines were folded into annotations.json (durably): empty the
         journal, or if it was damaged move it aside and return what to tell the
         user. Call it holding the library lock."""
         if found.damaged:
             aside = self.set_aside()
-            return (
-                f"{self.path}: {found.damaged}. "
-                f"The {len(found.changes)} saves before it were kept; "
-                f"the journal was kept as {aside}."
+            kept = say._(
+                "{path}: {damage}. The {count} saves before it were kept; the journal was kept"
+                " as {aside}."
+            )
+            return kept.format(
+                path=self.path, damage=found.damaged, count=len(found.changes), aside=aside
             )
         try:
             fd = os.open(self.path, os.O_RDWR)
         except FileNotFoundError:
             return None
         except OSError as exc:
-            raise StorageError(f"{self.path}: could not empty it ({reason(exc)})") from exc
+            raise StorageError(self._not_emptied(exc)) from exc
         try:
             os.ftruncate(fd, 0)
             os.fsync(fd)
             self._written, self._known = stat_signature(os.fstat(fd)), (b"", [])
         except OSError as exc:
             self._written = self._known = None
-            raise StorageError(f"{self.path}: could not empty it ({reason(exc)})") from exc
+            raise StorageError(self._not_emptied(exc)) from exc
         finally:
             os.close(fd)
         return None

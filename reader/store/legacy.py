@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reader.core import say
 from reader.core.crdt import max_stamp, view
 from reader.core.hlc import stamp
 from reader.core.models import Annotation
@@ -102,7 +103,8 @@ def _copy_verified(source: Path, target: Path) -> None:
     with open(target, "rb+") as f:
         os.fsync(f.fileno())
     if target.read_bytes() != raw:
-        raise StorageError(f"{target}: the backup does not read back as {source}")
+        why = say._("{target}: the backup does not read back as {source}")
+        raise StorageError(why.format(target=target, source=source))
 
 
 def migrate_legacy(store: LibraryFolder) -> list[str]:
@@ -135,7 +137,8 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
         try:
             doc = parse_document(paths[0], raws[0])
         except DamagedFileError as exc:
-            told.append(f"{exc}. Its readable backup, if any, is in {folder / 'backups'}.")
+            kept = say._("{problem}. Its readable backup, if any, is in {folder}.")
+            told.append(kept.format(problem=exc, folder=folder / "backups"))
             doc = _newest_legacy_backup(folder) or {}
     table = doc.get("annotations") if isinstance(doc.get("annotations"), dict) else {}
     changes = scan(raws[1]).changes
@@ -159,7 +162,8 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
             if path.exists():
                 _copy_verified(path, backup / path.name)
     except OSError as exc:
-        raise StorageError(f"{backup}: cannot back up the annotations ({reason(exc)})") from exc
+        why = say._("{backup}: cannot back up the annotations ({reason})")
+        raise StorageError(why.format(backup=backup, reason=reason(exc))) from exc
     # 2. the device folder of the imported annotations
     problems: list[str] = []
     zero = stamp(0, 0, device)
@@ -191,18 +195,21 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
     back = parse_document(out, out.read_bytes())
     for pid, record in records.items():
         if view([(device, back["annotations"].get(pid))]) != view([(device, record)]):
-            raise StorageError(f"{out}: the annotation of {pid} did not read back as written")
+            why = say._("{path}: the annotation of {id} did not read back as written")
+            raise StorageError(why.format(path=out, id=pid))
     if any(back.get(name) != new_doc[name] for name in new_doc):
-        raise StorageError(f"{out}: the settings did not read back as written")
+        why = say._("{path}: the settings did not read back as written")
+        raise StorageError(why.format(path=out))
     # 4. the old files go (their copies are in the backup)
     for path in paths:
         if path.exists():
             path.unlink()
     fsync_dir(folder)
-    told.append(
-        f"Moved the {len(records)} annotations of {folder} into {target}, so that the library "
-        f"can be shared between computers; the earlier files are kept in {backup}."
+    moved = say._(
+        "Moved the {count} annotations of {folder} into {target}, so that the library "
+        "can be shared between computers; the earlier files are kept in {backup}."
     )
+    told.append(moved.format(count=len(records), folder=folder, target=target, backup=backup))
     return told
 
 

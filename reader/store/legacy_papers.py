@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from reader.core import say
 from reader.core.hlc import stamp
 from reader.core.models import Paper
 from reader.store import paper_files
@@ -30,7 +31,8 @@ def _papers(store: LibraryFolder) -> tuple[list[Paper], int]:
         try:
             data = parse_document(path, path.read_bytes())
         except OSError as exc:
-            raise StorageError(f"{path}: cannot be read ({reason(exc)})") from exc
+            why = say._("{path}: cannot be read ({reason})")
+            raise StorageError(why.format(path=path, reason=reason(exc))) from exc
     docs: Any = data.get("papers", {})
     papers, bad = [], 0
     for pid, doc in docs.items():
@@ -59,18 +61,33 @@ def migrate_papers_json(store: LibraryFolder) -> str | None:
         back = paper_files.read_file(store.folder, name, problems) if papers else None
         if papers and (back is None or problems or back.papers != papers):
             os.unlink(store.folder / name)
-            raise StorageError(f"{store.folder / name}: did not read back as written")
+            why = say._("{path}: did not read back as written")
+            raise StorageError(why.format(path=store.folder / name))
         kept = store.folder / "backups" / store.device / f"papers-{written_at[:13]}.json"
         kept.parent.mkdir(parents=True, exist_ok=True)
         os.replace(path, kept)
         fsync_dir(path.parent)
-        skipped = f" ({bad} entries that were not papers were left out)" if bad else ""
-        where = f"now lives in {name}{skipped}" if papers else "held no papers"
-        return f"The catalogue of an earlier version, {path.name}, {where}; it was kept as {kept}."
+        if not papers:
+            told = say._(
+                "The catalogue of an earlier version, {file}, held no papers; it was kept as"
+                " {kept}."
+            )
+        elif bad:
+            told = say._(
+                "The catalogue of an earlier version, {file}, now lives in {name} ({bad} entries"
+                " that were not papers were left out); it was kept as {kept}."
+            )
+        else:
+            told = say._(
+                "The catalogue of an earlier version, {file}, now lives in {name}; it was kept"
+                " as {kept}."
+            )
+        return told.format(file=path.name, name=name, bad=bad, kept=kept)
 
     try:
         message = store.locked(run)
     except OSError as exc:
-        raise StorageError(f"{path}: could not be moved to the new catalogue ({exc})") from exc
+        why = say._("{path}: could not be moved to the new catalogue ({error})")
+        raise StorageError(why.format(path=path, error=exc)) from exc
     store.legacy_papers = None
     return message

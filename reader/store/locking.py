@@ -20,7 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from reader.store.storage import StorageError, read_only_reason, reason
+from reader.core import say
+from reader.store.storage import StorageError, could_not_save, read_only_reason
 
 LOCK_FILE = ".lock"
 LOCK_TIMEOUT_S = 15.0
@@ -206,7 +207,7 @@ def run_locked(lock: LibraryLock, folder: Path, fn: Callable[[], T]) -> T:
     except StorageError:
         raise
     except Timeout as exc:
-        raise StorageError(f"{folder}: another program holds the library lock") from exc
+        why = say._("{folder}: another program holds the library lock")
+        raise StorageError(why.format(folder=folder)) from exc
     except OSError as exc:
-        where = exc.filename or folder
-        raise StorageError(f"{where}: could not save ({reason(exc)})") from exc
+        raise StorageError(could_not_save(exc.filename or folder, exc)) from exc

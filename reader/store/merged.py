@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from reader.core import crdt
+from reader.core import crdt, say
 from reader.core.models import Annotation, Status
 from reader.store import journal
 from reader.store.devices import EMPTY, DeviceData
@@ -38,11 +38,16 @@ def annotation_from(pid: str, doc: Mapping[str, Any], problems: list[str]) -> An
         if not (k in _LIST_FIELDS and not isinstance(v, (list, str)))
         and not (k in ("note", "status") and not isinstance(v, str))
     }
-    problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
+    problems.append(_odd(pid))
     try:
         return Annotation.from_dict({**kept, "paper_id": pid})
     except (TypeError, ValueError, AttributeError):
         return Annotation(pid)
+
+
+def _odd(pid: str) -> str:
+    odd = say._("annotation of {id}: some fields could not be read and are ignored.")
+    return odd.format(id=pid)
 
 
 def _merged_one(
@@ -59,7 +64,7 @@ def _merged_one(
         fields, found = crdt.view_and_conflicts(records)
         odd = any(crdt.misshapen(r) for _, r in records)
     if odd:
-        problems.append(f"annotation of {pid}: some fields could not be read and are ignored.")
+        problems.append(_odd(pid))
     ann = annotation_from(pid, fields, problems) if fields is not None else None
     return ann, tuple(found)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from reader.core import say
+
 if TYPE_CHECKING:
     from reader.store.files import LibraryFolder
 
@@ -33,20 +35,21 @@ def migrate(folder: LibraryFolder, migrations: Sequence[Migration] | None = None
     def run() -> list[str]:
         version = folder.schema_version()
         if version > target:
-            newer = (
-                f"{folder.annotations_path} comes from a newer Paper Reader (schema {version}, "
-                f"this one knows {target}); fields it does not know are kept as they are."
+            newer = say._(
+                "{path} comes from a newer Paper Reader (schema {version}, this one knows"
+                " {known}); fields it does not know are kept as they are."
             )
-            return [newer]
+            return [newer.format(path=folder.annotations_path, version=version, known=target)]
         messages = []
         for step in range(version, target):
             doc = folder.read_annotations_document()
             if doc.get("annotations"):
                 backup = folder.backups.take(f"before-migration-{step + 1}", force=True)
-                messages.append(
-                    f"Upgraded {folder.annotations_path.name} to schema {step + 1}; "
-                    f"the previous version is kept in {backup}."
+                upgraded = say._(
+                    "Upgraded {file} to schema {version}; the previous version is kept in {backup}."
                 )
+                name = folder.annotations_path.name
+                messages.append(upgraded.format(file=name, version=step + 1, backup=backup))
             steps[step](doc)
             doc["_meta"] = {**doc.get("_meta", {}), "schema": {"version": step + 1}}
             folder.write_annotations_document(doc)

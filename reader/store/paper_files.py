@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reader.core import say
 from reader.core.models import PURGED, TRASH, Paper
 from reader.store.device import DEVICES_DIR
 from reader.store.storage import StorageError, atomic_write_pieces, reason
@@ -121,7 +122,8 @@ def write_file(
         target.mkdir(parents=True, exist_ok=True)
         taken = [int(m.group(1)) for n in os.listdir(target) if (m := _NAME.fullmatch(n))]
     except OSError as exc:
-        raise StorageError(f"{target}: cannot write the catalogue ({reason(exc)})") from exc
+        why = say._("{path}: cannot write the catalogue ({reason})")
+        raise StorageError(why.format(path=target, reason=reason(exc))) from exc
     path = target / f"{max(taken, default=0) + 1:06d}.jsonl"
     version = DELETING_VERSION if deleted else VERSION
     count = len(papers) + len(deleted)
@@ -150,12 +152,14 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
         if header.get("format") != FORMAT or not isinstance(stamp, str):
             raise ValueError
         if header.get("version") not in (VERSION, DELETING_VERSION):
-            problems.append(f"{path}: made by a newer version of Paper Reader; not read.")
+            newer = say._("{path}: made by a newer version of Paper Reader; not read.")
+            problems.append(newer.format(path=path))
             return PapersFile(name, stamp, [])
         if not isinstance(count, int) or count < 0:
             raise ValueError
     except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError):
-        problems.append(f"{path}, line 1: not the header of a catalogue file; not read.")
+        not_ours = say._("{path}, line 1: not the header of a catalogue file; not read.")
+        problems.append(not_ours.format(path=path))
         return PapersFile(name, "", [])
     if len(lines) - 1 < count:
         return None  # still being copied
@@ -176,10 +180,9 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
             bad.append(number)
     if bad:
         shown = ", ".join(map(str, bad[:10])) + (", ..." if len(bad) > 10 else "")
-        problems.append(f"{path}: {len(bad)} lines are not papers and were skipped (line {shown}).")
+        skipped = say._("{path}: {count} lines are not papers and were skipped (line {lines}).")
+        problems.append(skipped.format(path=path, count=len(bad), lines=shown))
     if len(lines) - 1 > count:
-        problems.append(
-            f"{path}: {len(lines) - 1 - count} lines after the {count} its header counts"
-            " were ignored."
-        )
+        ignored = say._("{path}: {extra} lines after the {count} its header counts were ignored.")
+        problems.append(ignored.format(path=path, extra=len(lines) - 1 - count, count=count))
     return PapersFile(name, stamp, papers, deleted)

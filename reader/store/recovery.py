@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from reader.core import say
 from reader.store.files import ANNOTATIONS_FILE, PAPERS_FILE, LibraryFolder
 from reader.store.journal import JOURNAL_FILE, DamagedJournal
 from reader.store.storage import DamagedFileError, StorageError, atomic_write, move_aside
@@ -23,12 +24,7 @@ def recover(folder: LibraryFolder) -> list[str]:
             message = folder.locked(functools.partial(_recover, folder, name))
         except StorageError as exc:
             folder.unreadable.add(name)
-            why = "" if str(exc) == str(found) else f" It could not be moved aside ({exc})."
-            what = "annotations" if name == ANNOTATIONS_FILE else "papers"
-            message = (
-                f"{found}.{why} It is left as it is: no {what} are loaded from it "
-                "and changes to it will not be saved."
-            )
+            message = _left_as_it_is(name, found, None if str(exc) == str(found) else exc)
         if message:
             messages.append(message)
     # no forget_cached(): the storages saw any file moved or restored change on disk
@@ -49,13 +45,44 @@ def _check_journal(folder: LibraryFolder) -> str | None:
         return None
     if not isinstance(found, DamagedJournal):
         folder.unreadable.add(JOURNAL_FILE)
-        return f"{found}. The saves in it are not shown, and no more can be saved."
+        unread = say._("{problem}. The saves in it are not shown, and no more can be saved.")
+        return unread.format(problem=found)
     if folder.read_only():
-        return f"{found}. The {good} saves before it are shown; the rest is ignored."
+        shown = say._("{problem}. The {count} saves before it are shown; the rest is ignored.")
+        return shown.format(problem=found, count=good)
     try:
         return folder.fold_journal()
     except StorageError as exc:
-        return f"{found}. The {good} saves before it are shown; the rest is ignored ({exc})."
+        shown = say._(
+            "{problem}. The {count} saves before it are shown; the rest is ignored ({error})."
+        )
+        return shown.format(problem=found, count=good, error=exc)
+
+
+def _left_as_it_is(name: str, found: StorageError, exc: StorageError | None) -> str:
+    """What is said of a damaged file of `name` that could not be moved aside (`exc`:
+    why, if it says more than `found`)."""
+    if name == ANNOTATIONS_FILE and exc is None:
+        told = say._(
+            "{problem}. It is left as it is: no annotations are loaded from it and changes"
+            " to it will not be saved."
+        )
+    elif name == ANNOTATIONS_FILE:
+        told = say._(
+            "{problem}. It could not be moved aside ({error}). It is left as it is: no"
+            " annotations are loaded from it and changes to it will not be saved."
+        )
+    elif exc is None:
+        told = say._(
+            "{problem}. It is left as it is: no papers are loaded from it and changes to it"
+            " will not be saved."
+        )
+    else:
+        told = say._(
+            "{problem}. It could not be moved aside ({error}). It is left as it is: no papers"
+            " are loaded from it and changes to it will not be saved."
+        )
+    return told.format(problem=found, error=exc)
 
 
 def _recover(folder: LibraryFolder, name: str) -> str | None:
@@ -68,16 +95,24 @@ def _recover(folder: LibraryFolder, name: str) -> str | None:
     from reader.store.backups import stamp_now  # (backups: only for a damaged file)
 
     aside = move_aside(path, "damaged", stamp_now())
-    told = f"{found}. The damaged file was kept as {aside}."
     if name == PAPERS_FILE:
-        return told + (
-            " The paper list starts over; your annotations are kept and show again "
-            "when you import your paper lists."
+        told = say._(
+            "{problem}. The damaged file was kept as {aside}. The paper list starts over;"
+            " your annotations are kept and show again when you import your paper lists."
         )
+        return told.format(problem=found, aside=aside)
     good = folder.backups.newest_good()
     if good is None:
-        return told + " No backup was found: starting with no annotations."
+        told = say._(
+            "{problem}. The damaged file was kept as {aside}. No backup was found: starting"
+            " with no annotations."
+        )
+        return told.format(problem=found, aside=aside)
     info, raw = good
     atomic_write(path, raw)
     when = info.taken.astimezone().strftime("%Y-%m-%d %H:%M")
-    return told + f" Restored the newest good backup, {info.name} (taken {when})."
+    told = say._(
+        "{problem}. The damaged file was kept as {aside}. Restored the newest good backup,"
+        " {backup} (taken {when})."
+    )
+    return told.format(problem=found, aside=aside, backup=info.name, when=when)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from reader.core import say
 from reader.core.models import Paper
 from reader.core.search_text import catalogue_key
 from reader.core.words import fts_query, word_text
@@ -121,8 +122,10 @@ class SearchDB:
                     self._db = self._open()
                 except (sqlite3.Error, OSError) as again:
                     self._problem(
-                        f"The search index cannot be kept in {self.path.parent} ({again});"
-                        " it is kept in memory and made anew at each start."
+                        say._(
+                            "The search index cannot be kept in {folder} ({error}); it is kept"
+                            " in memory and made anew at each start."
+                        ).format(folder=self.path.parent, error=again)
                     )
                     self.path = None
                     self._db = self._open()
@@ -165,8 +168,10 @@ class SearchDB:
             return  # (nothing to set aside: the folder cannot be made)
         set_aside(self.path)
         self._problem(
-            f"The search index {self.path} could not be used ({exc}); it was moved aside"
-            " and is made anew."
+            say._(
+                "The search index {path} could not be used ({error}); it was moved aside"
+                " and is made anew."
+            ).format(path=self.path, error=exc)
         )
 
     def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)

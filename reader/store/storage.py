@@ -14,19 +14,26 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+from reader.core import say
+
 TEMP_PREFIX = ".tmp-"
 
 # Directory fsync is not supported everywhere; these errors mean "cannot", not "failed".
 _DIR_FSYNC_UNSUPPORTED = {errno.EINVAL, errno.ENOTSUP, errno.EBADF}
 
-_REASONS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is exceeded",
-    errno.EROFS: "the disk is read-only",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EIO: "input/output error",
-}
+
+def _friendly(number: int) -> str | None:
+    """What OS error `number` means to a user, in their language (None: no better words
+    than the system's)."""
+    reasons = {
+        errno.ENOSPC: say._("the disk is full"),
+        errno.EDQUOT: say._("the disk quota is exceeded"),
+        errno.EROFS: say._("the disk is read-only"),
+        errno.EACCES: say._("permission denied"),
+        errno.EPERM: say._("permission denied"),
+        errno.EIO: say._("input/output error"),
+    }
+    return reasons.get(number)
 
 
 class StorageError(OSError):
@@ -44,7 +51,7 @@ class UnsavableValueError(StorageError, ValueError):
 def reason(exc: OSError) -> str:
     """A short human reason for an OS error: "the disk is full (No space left on device)"."""
     detail = exc.strerror or str(exc)
-    friendly = _REASONS.get(exc.errno or 0)
+    friendly = _friendly(exc.errno or 0)
     return f"{friendly} ({detail})" if friendly else detail
 
 
@@ -58,7 +65,7 @@ def dump_json(data: Any, *, indent: bool = False) -> bytes:
             return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
         return orjson.dumps(data)
     except orjson.JSONEncodeError as exc:
-        raise ValueError(f"cannot be saved as JSON: {exc}") from exc
+        raise ValueError(say._("cannot be saved as JSON: {error}").format(error=exc)) from exc
 
 
 def fsync_dir(folder: Path) -> None:
@@ -88,15 +95,17 @@ def read_only_reason(path: Path) -> str | None:
     target = Path(os.path.realpath(path))
     try:
         if _read_only(target, os.stat(target).st_mode):
-            return f"{path}: the file is read-only"
+            return say._("{path}: the file is read-only").format(path=path)
     except FileNotFoundError:
         pass
     try:
         folder_mode = os.stat(target.parent).st_mode
     except OSError as exc:
-        return f"{target.parent}: cannot use the folder ({reason(exc)})"
+        return say._("{folder}: cannot use the folder ({reason})").format(
+            folder=target.parent, reason=reason(exc)
+        )
     if _read_only(target.parent, folder_mode):
-        return f"{target.parent}: the folder is read-only"
+        return say._("{folder}: the folder is read-only").format(folder=target.parent)
     return None
 
 
@@ -134,11 +143,21 @@ def _write_replace(path: Path, payload: Iterable[bytes | memoryview]) -> int:
     except OSError as exc:
         if fd >= 0:
             os.close(fd)
-        raise StorageError(f"{path}: could not save ({reason(exc)})") from exc
+        raise StorageError(could_not_save(path, exc)) from exc
     finally:
         if tmp_name:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def could_not_save(path: Path, exc: OSError) -> str:
+    """The message of a save of `path` that failed with `exc`."""
+    return say._("{path}: could not save ({reason})").format(path=path, reason=reason(exc))
+
+
+def cannot_read(path: Path, exc: OSError) -> str:
+    """The message of a read of `path` that failed with `exc`."""
+    return say._("{path}: cannot read ({reason})").format(path=path, reason=reason(exc))
 
 
 def atomic_write_pieces(path: Path, pieces: Iterable[bytes]) -> None:
@@ -159,14 +178,21 @@ def move_aside(path: Path, label: str, stamp: str) -> Path:
     """Rename `path` to `<name>.<label>-<stamp>` in its folder (never deleting
     anything) and return the new path."""
     if _read_only(path.parent, os.stat(path.parent).st_mode):
-        raise StorageError(f"{path.parent}: the folder is read-only; {path.name} left in place")
+        raise StorageError(_left_in_place(path.parent, path.name))
     aside = _aside_name(path, label, stamp)
     try:
         os.rename(path, aside)
         fsync_dir(path.parent)
     except OSError as exc:
-        raise StorageError(f"{path}: could not move it aside ({reason(exc)})") from exc
+        why = say._("{path}: could not move it aside ({reason})")
+        raise StorageError(why.format(path=path, reason=reason(exc))) from exc
     return aside
+
+
+def _left_in_place(folder: Path, name: str) -> str:
+    return say._("{folder}: the folder is read-only; {name} left in place").format(
+        folder=folder, name=name
+    )
 
 
 def _aside_name(path: Path, label: str, stamp: str) -> Path:
@@ -187,7 +213,7 @@ def keep_aside(path: Path, label: str, stamp: str) -> Path:
     the copy's path."""
     target = Path(os.path.realpath(path))
     if _read_only(target.parent, os.stat(target.parent).st_mode):
-        raise StorageError(f"{target.parent}: the folder is read-only; {path.name} left in place")
+        raise StorageError(_left_in_place(target.parent, path.name))
     aside = _aside_name(target, label, stamp)
     try:
         try:
@@ -203,7 +229,8 @@ def keep_aside(path: Path, label: str, stamp: str) -> Path:
                 os.close(fd)
         fsync_dir(target.parent)
     except OSError as exc:
-        raise StorageError(f"{path}: could not keep a copy of it ({reason(exc)})") from exc
+        why = say._("{path}: could not keep a copy of it ({reason})")
+        raise StorageError(why.format(path=path, reason=reason(exc))) from exc
     return aside
 
 
@@ -317,13 +344,14 @@ def parse_document(path: Path, raw: bytes) -> dict[str, Any]:
     import orjson
 
     if not raw or raw.isspace():  # isspace(), not strip(): no copy of a big file
-        raise DamagedFileError(f"{path}: the file is empty")
+        raise DamagedFileError(say._("{path}: the file is empty").format(path=path))
     try:
         data = orjson.loads(raw)
     except ValueError as exc:  # (orjson's JSONDecodeError)
-        raise DamagedFileError(f"{path}: not valid JSON ({exc})") from exc
+        why = say._("{path}: not valid JSON ({error})").format(path=path, error=exc)
+        raise DamagedFileError(why) from exc
     if not isinstance(data, dict) or not all(_is_table(table) for table in data.values()):
-        raise DamagedFileError(f"{path}: valid JSON but not a library file")
+        raise DamagedFileError(say._("{path}: valid JSON but not a library file").format(path=path))
     return data
 
 
@@ -333,7 +361,7 @@ def _open_for_reading(path: Path) -> int | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise StorageError(f"{path}: cannot read ({reason(exc)})") from exc
+        raise StorageError(cannot_read(path, exc)) from exc
 
 
 def load_document(path: Path) -> dict[str, Any] | None:
@@ -355,4 +383,4 @@ def read_document(path: Path, fd: int) -> dict[str, Any]:
     except StorageError:
         raise
     except OSError as exc:
-        raise StorageError(f"{path}: cannot read ({reason(exc)})") from exc
+        raise StorageError(cannot_read(path, exc)) from exc

@@ -13,7 +13,7 @@ from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 
 from reader import __version__, language
-from reader.core import collector, tex
+from reader.core import collector, say, tex
 from reader.core.library import Library
 from reader.opening import OpenedLibrary, open_library, seeded_notice
 from reader.store.storage import StorageError
@@ -155,11 +155,16 @@ def build(
     the search index is made and warmed in idle steps of its own (or by a search)."""
     qapp = QApplication.instance()
     assert isinstance(qapp, QApplication), "build() needs a QApplication"
+    # the language first: what opening the library says is said in it (a new library's
+    # folder is made by opening it, and has no settings yet)
+    if settings is None and folder.is_dir():
+        settings = open_settings(folder)
+    chosen = WindowSettings(settings).language() if settings is not None else None
+    i18n.use(language.resolve(lang or chosen, None, QLocale.system().name()), qapp)
     opened = open_library(folder)
     library = opened.library
     store = WindowSettings(settings or open_settings(folder))
     state = store.load()
-    i18n.use(language.resolve(lang or store.language(), None, QLocale.system().name()), qapp)
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
     undo_stack = QUndoStack()
@@ -469,10 +474,8 @@ def run(folder: Path, lang: str | None = None) -> int:
 
     qapp = make_qapplication(sys.argv[:1])
     if ask_running_instance(folder):
-        print(
-            f"paper-reader: already open on {folder}; brought that window to the front",
-            file=sys.stderr,
-        )
+        front = say._("already open on {folder}; brought that window to the front")
+        print(f"paper-reader: {front.format(folder=folder)}", file=sys.stderr)
         return 0
     try:
         app = build(folder, lang=lang)

@@ -5,7 +5,8 @@ class, `QCoreApplication.translate(context, ...)` elsewhere; `%n` for counts, in
 too: its catalogue holds the plural forms). Switching installs other translators: Qt
 then sends every widget a LanguageChange event and each one sets its texts again
 (`changeEvent`); what is made when shown (dialogs, messages) is translated then.
-Numbers and dates follow the language's locale (QLocale's default)."""
+Numbers and dates follow the language's locale (QLocale's default). The messages made
+below Qt (reader.core.say: the store's problems, the query's...) follow the same choice."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDate, QLibraryInfo, QLocale, QObject, QTranslator
 
+from reader import language
+from reader.core import say
 from reader.language import LANGUAGES
 from reader.ui.resources import resource_path
 
@@ -37,8 +40,10 @@ def qt_catalogue(code: str) -> Path:
 
 def use(code: str, app: QCoreApplication | None = None) -> str:
     """Show the window in `code` (a key of reader.language.LANGUAGES; anything else is
-    English): ours and Qt's translators replace those installed before, and numbers
-    and dates take that language's form. Returns the language now in use."""
+    English): ours and Qt's translators replace those installed before, numbers and
+    dates take that language's form, and the messages made without Qt (the store's,
+    the query's: reader.core.say) are said in it from now on (its gettext catalogue is
+    read only for a language other than English). Returns the language now in use."""
     app = app or QCoreApplication.instance()
     assert app is not None, "use() needs a QCoreApplication"
     if code not in LANGUAGES:
@@ -55,6 +60,7 @@ def use(code: str, app: QCoreApplication | None = None) -> str:
             app.installTranslator(translator)
         else:
             translator.setParent(None)
+    say.use(language.catalogue(code))
     app.setProperty(_PROPERTY, code)
     return code
 

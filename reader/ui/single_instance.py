@@ -23,6 +23,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
+from reader.core import say
 from reader.paths import runtime_dir
 
 CONNECT_TIMEOUT_MS = 500
@@ -65,11 +66,14 @@ def server_name(folder: Path) -> str | None:
         return _key(folder)
     base = runtime_dir()
     if base is None:
-        _warn("no private runtime folder; not looking for another window")
+        _warn(say._("no private runtime folder; not looking for another window"))
         return None
     path = os.path.join(base, _key(folder))
     if len(os.fsencode(path)) >= MAX_SOCKET_PATH:
-        _warn(f"the runtime folder {base} is too deep for a socket; not looking for another window")
+        too_deep = say._(
+            "the runtime folder {folder} is too deep for a socket; not looking for another window"
+        )
+        _warn(too_deep.format(folder=base))
         return None
     return path
 
@@ -130,7 +134,8 @@ def ask_running_instance(folder: Path) -> bool:
         if ours is None:
             return False
         if not ours:
-            _warn(f"{name} is not a socket of this user's; opening a window of its own")
+            not_ours = say._("{name} is not a socket of this user's; opening a window of its own")
+            _warn(not_ours.format(name=name))
             return False
     socket = QLocalSocket()
     socket.connectToServer(name)
@@ -138,7 +143,8 @@ def ask_running_instance(folder: Path) -> bool:
         return False
     if not _same_user(socket):
         socket.abort()
-        _warn(f"{name} is answered by another user; opening a window of its own")
+        other = say._("{name} is answered by another user; opening a window of its own")
+        _warn(other.format(name=name))
         return False
     socket.write(MESSAGE)
     socket.waitForBytesWritten(CONNECT_TIMEOUT_MS)

@@ -22,10 +22,19 @@ ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "resources" / "translations" / "paper_reader_cli_zh_CN.po"
 MO = ROOT / "resources" / "locale" / "zh_CN" / "LC_MESSAGES" / "paper_reader_cli.mo"
 
-#: the modules whose messages the command line prints
+#: the modules whose messages are said without Qt: the command line's, and those of the
+#: layers below the window (reader.core.say) that the window and the command line show
 SOURCES = [
     *sorted((ROOT / "reader").glob("cli*.py")),
     ROOT / "reader" / "platform_check.py",
+    ROOT / "reader" / "opening.py",
+    ROOT / "reader" / "core" / "query.py",
+    *sorted((ROOT / "reader" / "store").glob("*.py")),
+    *sorted((ROOT / "reader" / "formats").glob("*.py")),
+    *sorted((ROOT / "reader" / "render").glob("*.py")),
+    # the window's lines on the terminal (said before and after the window)
+    ROOT / "reader" / "ui" / "app.py",
+    ROOT / "reader" / "ui" / "single_instance.py",
 ]
 #: the reference (#: ...) of the entries that are argparse's own messages
 ARGPARSE_REF = "argparse.py"
@@ -80,15 +89,27 @@ def _literal(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
+def _called(node: ast.Call) -> str | None:
+    """The name of the function `node` calls: f(...) -> "f"; say.f(...) -> "f" (the
+    layers below the window call reader.core.say's functions by their module: `_` is
+    a throwaway name in many of their functions); else None."""
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id == "say" else None
+    return None
+
+
 def extract(path: Path) -> set[tuple[str, str | None]]:
-    """The (msgid, msgid_plural) of every _("...") and ngettext("...", "...", n) in the
-    Python file `path`; a call with something else than a literal where one is needed
-    is an error (it could not be extracted)."""
+    """The (msgid, msgid_plural) of every _("...") and ngettext("...", "...", n) (or
+    say._(...), say.ngettext(...)) in the Python file `path`; a call with something
+    else than a literal where one is needed is an error (it could not be extracted)."""
     found: set[tuple[str, str | None]] = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        if not isinstance(node, ast.Call):
             continue
-        name = node.func.id
+        name = _called(node)
         if name == "_":
             msgid = _literal(node.args[0]) if len(node.args) == 1 else None
             if msgid is None:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from reader import cli_lang
+from reader import cli_lang, language
+from reader.core import say
 from reader.language import LANGUAGE_KEY
 from tests.helpers import po
 from tests.unit.test_cli import listed
@@ -273,11 +274,11 @@ def test_gettext_and_the_environment_are_left_as_they_were(run, locale_env, monk
     assert cli_lang._("print JSON") == "print JSON"
     with cli_lang.speaking("en"):  # English reads no catalogue and changes nothing
         assert gettext.textdomain() == domain and "LANGUAGE" not in os.environ
-        assert type(cli_lang._current) is gettext.NullTranslations
+        assert isinstance(say.current(), say.English)
 
 
 def test_a_missing_catalogue_says_so_and_speaks_english(monkeypatch, capsys):
-    monkeypatch.setattr(cli_lang, "LOCALE_FOLDER", "no-such-folder")
+    monkeypatch.setattr(language, "LOCALE_FOLDER", "no-such-folder")
     with cli_lang.speaking("zh_CN"):
         assert cli_lang._("print JSON") == "print JSON"
     assert "no zh_CN translation" in capsys.readouterr().err
