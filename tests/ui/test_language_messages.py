@@ -78,4 +78,5 @@ def test_after_switching_what_is_said_next_is_in_the_new_language(qtbot, make_ap
     _switch(qtbot, app, "English", "&File")
     sidebar.search.clear()
     qtbot.keyClicks(sidebar.search, "year:later")
-    qtbot.waitUntil(lambda: sidebar.hint.text() == "Searching plain words: year:later is not a year")
+    english = "Searching plain words: year:later is not a year"
+    qtbot.waitUntil(lambda: sidebar.hint.text() == english)
