@@ -12,15 +12,17 @@ translation, and said when they are made (not at import time).
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:  # (a Protocol class costs start-up time: types only)
+    from typing import Protocol
 
-class Translations(Protocol):
-    """What gettext.NullTranslations and GNUTranslations offer (and English below)."""
+    class Translations(Protocol):
+        """What gettext.NullTranslations and GNUTranslations offer (and English)."""
 
-    def gettext(self, message: str, /) -> str: ...
+        def gettext(self, message: str, /) -> str: ...
 
-    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+        def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
 
 
 class English:

@@ -484,7 +484,8 @@ def run(folder: Path, lang: str | None = None) -> int:
         i18n.use(language.resolve(lang, folder, QLocale.system().name()), qapp)
         cannot = fill(translate("App", "Cannot open the library:\n%1"), str(exc))
         plain.message(None, QMessageBox.Icon.Critical, "Paper Reader", cannot).exec()
-        print(f"paper-reader: error: cannot open library: {exc}", file=sys.stderr)
+        why = say._("cannot open library: {error}").format(error=exc)
+        print(say._("paper-reader: error: {message}").format(message=why), file=sys.stderr)
         return 1
     qapp.aboutToQuit.connect(app.controller.flush)
     qapp.aboutToQuit.connect(app.save_state)
