@@ -283,6 +283,20 @@ def _from_clean_dict(
     )
 
 
+#: a listed paper's abstract when it has one: the library lists papers without their
+#: abstracts (at 100k papers they are most of its memory) and fetches the text from its
+#: store when a paper is shown, exported, searched or ranked (Library.abstracts); a
+#: real abstract equal to it is only fetched needlessly
+NOT_LOADED = "\x00(the abstract is in the catalogue's index)"
+
+
+def listed(paper: Paper) -> Paper:
+    """`paper` as a library lists it: its abstract NOT_LOADED (or "", if none)."""
+    if paper.abstract in ("", NOT_LOADED):
+        return paper
+    return dataclasses.replace(paper, abstract=NOT_LOADED)
+
+
 def paper_from_row(row: tuple[Any, ...]) -> Paper:
     """The Paper of a tuple of its fields in order, without per-field checks: only for rows we
     wrote ourselves (TypeError if the row does not have the fields' count)."""

@@ -11,12 +11,13 @@ Nothing the user wrote is in it."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from reader.core.models import Paper, paper_from_row
+from reader.core.models import NOT_LOADED, Paper, paper_from_row
 from reader.store.cachefile import cache_dir, library_name, set_aside
 from reader.store.paper_files import PapersFile, catalogue_files, read_file
 
@@ -68,6 +69,8 @@ WHERE id = ? AND title = '' AND abstract = '' AND deleted != '' AND rank > ?
 AUTHORS_SEP = "\x1f"
 #: rows read per fetch while loading
 FETCH_ROWS = 5_000
+#: ids looked up per query when fetching abstracts
+FETCH_IDS = 500
 #: a library whose catalogue files weigh less than this is indexed in memory at each
 #: open: reading its files is quicker than finding the cache folder (platformdirs)
 #: and naming a file in it (hashlib, OpenSSL) before the first paint
@@ -92,6 +95,10 @@ class CatalogueDB:
         self._db: sqlite3.Connection | None = None
         #: an import's worker thread adds while the GUI thread may read
         self._mutex = threading.Lock()
+        #: a second connection to the file, for the abstracts fetched while an import's
+        #: worker writes (WAL: a reader does not wait for a writer), and its lock
+        self._reader: sqlite3.Connection | None = None
+        self._reading = threading.Lock()
         #: what went wrong with the database and was mended, for the user
         self.problems: list[str] = []
 
@@ -103,12 +110,20 @@ class CatalogueDB:
         return cls(cache_dir() / "catalogues" / f"{library_name(folder)}.sqlite3")
 
     def close(self) -> None:
-        with self._mutex:
+        with self._mutex, self._reading:
+            self._close_reader()
             if self._db is not None:
                 self._db.close()
                 self._db = None
 
+    def _close_reader(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
     def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
+        if self._reader is not None:
+            self._reader.close()
         if self._db is not None:
             self._db.close()
 
@@ -186,6 +201,8 @@ class CatalogueDB:
             except sqlite3.DatabaseError as exc:  # (damaged while read: made anew)
                 if self._db is not None:
                     self._db.close()
+                with self._reading:
+                    self._close_reader()
                 self._db = self._open_again(exc)
                 self._sync(folder, problems)
 
@@ -227,16 +244,21 @@ class CatalogueDB:
 
     # -- reading ----------------------------------------------------------------
 
-    def papers(self, deleted: str = "") -> list[Paper]:
+    def papers(self, deleted: str = "", *, abstracts: bool = False) -> list[Paper]:
         """Every paper, in the order they entered the index (`deleted`: those in the
-        trash, paper_files.TRASH, instead)."""
+        trash, paper_files.TRASH, instead): as the library lists them, each abstract
+        models.NOT_LOADED (or "", none), unless `abstracts`."""
+        abstract = "abstract" if abstracts else "abstract != ''"
         with self._mutex:
             cursor = self._connection().execute(
-                f"SELECT {_COLUMNS} FROM papers WHERE deleted = ? AND title != '' ORDER BY rowid",
+                f"SELECT {_COLUMNS.replace('abstract', abstract)} FROM papers"
+                " WHERE deleted = ? AND title != '' ORDER BY rowid",
                 (deleted,),
             )
             papers: list[Paper] = []
             sep = AUTHORS_SEP
+            pool: dict[object, object] = {}
+            share = pool.setdefault  # (values that repeat from paper to paper: kept once)
             while rows := cursor.fetchmany(FETCH_ROWS):
                 papers.extend(
                     paper_from_row(
@@ -244,17 +266,74 @@ class CatalogueDB:
                             i,
                             t,
                             tuple(a.split(sep)) if a else (),
-                            *rest,
+                            text if abstracts else NOT_LOADED if text else "",
+                            share(venue, venue),
+                            share(year, year),
+                            url,
+                            share(presentation, presentation),
+                            share(track, track),
+                            doi,
+                            arxiv,
+                            share(source, source),
                             bool(d),
-                            added,
+                            share(added, added),
                             pdf,
                             tuple(k.split(sep)) if k else (),
-                            area,
+                            share(area, area),
                         )  # fmt: skip
                     )
-                    for i, t, a, *rest, d, added, pdf, k, area in rows
+                    for (
+                        i,
+                        t,
+                        a,
+                        text,
+                        venue,
+                        year,
+                        url,
+                        presentation,
+                        track,
+                        doi,
+                        arxiv,
+                        source,
+                        d,
+                        added,
+                        pdf,
+                        k,
+                        area,
+                    ) in rows  # fmt: skip
                 )
             return papers
+
+    def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
+        """The abstracts of the papers `ids` (those in the trash too), by id; an id the
+        index does not hold is left out. From any thread: while an import's worker
+        writes, this reads what was there before (a file's index: a connection of its
+        own)."""
+        wanted = list(dict.fromkeys(ids))
+        found: dict[str, str] = {}
+        with self._reading:
+            reader = self._read_connection()
+            with contextlib.nullcontext() if reader is not None else self._mutex:
+                db = reader or self._connection()
+                for start in range(0, len(wanted), FETCH_IDS):
+                    part = wanted[start : start + FETCH_IDS]
+                    marks = ",".join("?" * len(part))
+                    found.update(
+                        db.execute(f"SELECT id, abstract FROM papers WHERE id IN ({marks})", part)
+                    )
+        return found
+
+    def _read_connection(self) -> sqlite3.Connection | None:
+        """The connection of its own abstracts() reads a file's index with (None: the
+        index is in memory, read through the one connection). Held: self._reading."""
+        if self._reader is None and self.path is not None:
+            with self._mutex:
+                self._connection()  # (made, checked or set aside first)
+            if self.path is not None:
+                self._reader = sqlite3.connect(
+                    f"{self.path.as_uri()}?mode=ro", uri=True, timeout=30, check_same_thread=False
+                )
+        return self._reader
 
     def count(self) -> int:
         with self._mutex:
