@@ -294,7 +294,8 @@ def listed(paper: Paper) -> Paper:
     """`paper` as a library lists it: its abstract NOT_LOADED (or "", if none)."""
     if paper.abstract in ("", NOT_LOADED):
         return paper
-    return dataclasses.replace(paper, abstract=NOT_LOADED)
+    fields = _paper_fields(paper)  # (a quarter of dataclasses.replace's time: imports)
+    return paper_from_row((*fields[:3], NOT_LOADED, *fields[4:]))
 
 
 def paper_from_row(row: tuple[Any, ...]) -> Paper:
@@ -359,6 +360,7 @@ def _check_twin(twin: type, cls: type) -> None:
 
 
 _check_twin(_PaperBuilder, Paper)
+_paper_fields = operator.attrgetter(*Paper.__slots__)
 
 
 @record(frozen=True, slots=True)
