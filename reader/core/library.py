@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
@@ -57,6 +56,7 @@ from reader.core.models import (
     Paper,
     Status,
     listed,
+    with_abstract,
 )
 from reader.core.normalise import normalise_tag
 from reader.core.prefs import SAVED_SEARCHES, TAG_COLOURS, Preferences
@@ -257,8 +257,7 @@ class Library:
             missing = next(pid for pid in lean if pid not in found)
             raise LookupError(f"the abstract of paper {missing!r} cannot be read")
         return [
-            replace(p, abstract=found.get(p.id, "")) if p.abstract == NOT_LOADED else p
-            for p in papers
+            with_abstract(p, found.get(p.id, "")) if p.abstract == NOT_LOADED else p for p in papers
         ]
 
     def annotation(self, paper_id: str) -> Annotation:
