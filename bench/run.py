@@ -305,7 +305,7 @@ def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
             qapp.processEvents()
         out["index_warm_ms"] = round((time.perf_counter() - start) * 1000)
         # and what the window builds while the user is idle (note links' title catalogue)
-        catalogue = app.window.note_links.catalogue
+        catalogue = app.note_links.catalogue
         _until(qapp, lambda: catalogue.ready)
         out["idle_work_ms"] = round((time.perf_counter() - start) * 1000)
         out["rss_warm_mb"], out["rss_warm_now_mb"] = _rss_mb(), _rss_now_mb()

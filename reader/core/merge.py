@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,6 +94,22 @@ _KEY_OF: dict[str, Callable[[Paper], object]] = {
     "title": lambda p: b"" if p.title_derived else match_key(p.title),
     "abstract": lambda p: abstract_key(p.abstract) if p.abstract not in ("", NOT_LOADED) else 0,
 }
+#: a title's math, `$...$` (a source may have mangled it: `$\sqrtT$` beside `$\sqrt{T}$`)
+_MATH = re.compile(r"\$[^$]*\$")
+#: words outside the math that make a title worth pairing on them alone (in match_key bytes)
+_LOOSE_MIN_KEY = 16
+
+
+def _loose_key(paper: Paper) -> tuple[bytes, bytes] | None:
+    """For the duplicates view only (an import never matches on it): a title with math
+    as its words outside the math and its first author's last name."""
+    if "$" not in paper.title or not paper.authors or paper.title_derived:
+        return None
+    words = match_key(_MATH.sub(" ", paper.title))
+    surname = match_key(paper.authors[0].split()[-1]) if paper.authors[0].split() else b""
+    return (words, surname) if len(words) >= _LOOSE_MIN_KEY and surname else None
+
+
 # Which library papers each table holds. Two papers with real titles that differ are two
 # papers, so a real-titled paper is matched by abstract only against derived-title ones
 # (which also keeps the costly abstract table out of most imports).
@@ -307,8 +324,11 @@ def duplicate_groups(
     folding: `AUC{\\textmu}`, "AUCµ" and "AUCμ" are one title). Two papers are one when
     they share a DOI, an arXiv id or a real title, or an abstract where one title was
     derived from it (abstracts NOT_LOADED fetched by `abstracts`, if any title is);
-    DOIs or arXiv ids that differ veto a match. Each group has two ids
-    or more, in the order of `papers`; the groups are in the order of their first paper.
+    DOIs or arXiv ids that differ veto a match. Beyond what an import matches, titles
+    with math are paired on their words outside it and their first author (one
+    source's `$\\sqrtT$` is another's `$\\sqrt{T}$`): the user decides. Each group has
+    two ids or more, in the order of `papers`; the groups are in the order of their
+    first paper.
     """
     order: dict[str, int] = {}
     by_id: dict[str, Paper] = {}
@@ -338,8 +358,7 @@ def duplicate_groups(
         parent[second] = first
         ids[first] = (doi_a or doi_b, arxiv_a or arxiv_b)
 
-    for kind in ("doi", "arxiv", "title"):
-        key_of = _KEY_OF[kind]
+    for key_of in (*(_KEY_OF[kind] for kind in ("doi", "arxiv", "title")), _loose_key):
         first_of: dict[object, str] = {}
         for pid, paper in by_id.items():
             key = key_of(paper)

@@ -21,7 +21,7 @@ from reader.ui import plain, resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
 from reader.ui.idle import AfterFirstPaint, WhenIdle
-from reader.ui.interest import Interest, follow_reason
+from reader.ui.interest import INTEREST, LIKE, Interest
 from reader.ui.main_window import MainWindow
 from reader.ui.reader_view import ReaderPane, paper_html
 from reader.ui.settings import WindowSettings, WindowState, open_settings
@@ -31,7 +31,11 @@ from reader.ui.transfer import Transfers
 
 if TYPE_CHECKING:
     from reader.core.index import SearchIndex
+    from reader.ui.actions import Actions
+    from reader.ui.highlights import Highlighter
+    from reader.ui.note_links import NoteLinks
     from reader.ui.tasks import TaskRunner
+    from reader.ui.triage import Triage, TriageBar
 
 #: the Fusion style everywhere (one look to test), asked for on Qt's command line:
 #: QApplication.setStyle() would load QStyle into Python (~10 ms of the start)
@@ -44,7 +48,12 @@ BACKUP_CHECK_MS = 10 * 60 * 1000
 
 
 class App:
-    """Everything the composition root built, for run() and for tests."""
+    """Everything the composition root built, for run() and for tests.
+
+    The features the first paint does not show (actions and menus, triage,
+    highlighting, note links) are built right after it, a step per event-loop turn,
+    or all at once before the user's first input (AfterFirstPaint); reading one of
+    them here before then builds them at once too."""
 
     def __init__(
         self,
@@ -53,14 +62,59 @@ class App:
         opened: OpenedLibrary,
         settings: WindowSettings,
         poll: QTimer,
+        interest: Interest,
     ) -> None:
         self.window = window
         self.controller = controller
         self.opened = opened
         self.settings = settings
         self.poll = poll
+        #: predicted interest (triage's order, the sort, More Like This)
+        self.interest = interest
         #: the last "could not re-read" told, not told again while it stays the same
         self.refresh_error: str | None = None
+        self.after_paint: AfterFirstPaint | None = None
+        self._actions: Actions | None = None
+        self._triage: Triage | None = None
+        self._highlighter: Highlighter | None = None
+        self._note_links: NoteLinks | None = None
+
+    def setup_pending(self) -> bool:
+        """True until every step after the first paint has run."""
+        return self.after_paint is not None and not self.after_paint.done
+
+    def finish_setup(self) -> None:
+        """Every step left after the first paint, now (as the user's first input does)."""
+        if self.after_paint is not None:
+            self.after_paint.run_all()
+
+    @property
+    def actions(self) -> Actions:
+        self.finish_setup()
+        assert self._actions is not None
+        return self._actions
+
+    @property
+    def triage(self) -> Triage:
+        self.finish_setup()
+        assert self._triage is not None
+        return self._triage
+
+    @property
+    def triage_bar(self) -> TriageBar:
+        return self.triage.bar
+
+    @property
+    def highlighter(self) -> Highlighter:
+        self.finish_setup()
+        assert self._highlighter is not None
+        return self._highlighter
+
+    @property
+    def note_links(self) -> NoteLinks:
+        self.finish_setup()
+        assert self._note_links is not None
+        return self._note_links
 
     def save_state(self) -> None:
         w = self.window
@@ -110,7 +164,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     appearance.add_zoomables([pane.browser, pane.note_editor.preview, pane.note_editor.editor])
     interest = Interest(library)
     sidebar.use_interest(interest)
-    window = MainWindow(controller, transfers, appearance, "Paper Reader", interest=interest)
+    window = MainWindow(controller, transfers, appearance, "Paper Reader")
     interest.setParent(window)
     follow_reason(interest, sidebar, pane)
     told.append(window)
@@ -141,7 +195,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     # take the loaded library out of the garbage collector's scans (150-700 ms
     # pauses at 100k papers); again once the index is warm
     gc.freeze()
-    app = App(window, controller, opened, store, poll)
+    app = App(window, controller, opened, store, poll, interest)
     poll.timeout.connect(lambda: _refresh(app))
     window.closing.connect(app.save_state)
     # what the window holds is written back first if a file was damaged meanwhile
@@ -155,7 +209,9 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
         window.statusBar().showMessage(plain.one_line(notice), 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
-    AfterFirstPaint(qapp, sidebar.view.viewport(), lambda: _later_steps(app, preview_held))
+    app.after_paint = AfterFirstPaint(
+        qapp, sidebar.view.viewport(), lambda: _later_steps(app, preview_held)
+    )
     NeighbourPrefetch(sidebar, library, pane)
     return app
 
@@ -182,8 +238,7 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     collector.release()  # held by the program's start (reader.cli) until this first paint
     window.setWindowIcon(resources.app_icon())  # the window manager draws it, not our first paint
     yield
-    while window.finish_setup_step():
-        yield
+    yield from _features(app)
     app.poll.start()
     backup_timer = QTimer(window, interval=BACKUP_CHECK_MS)
     backup_timer.timeout.connect(lambda: _backup(app.opened, app.controller, "hourly"))
@@ -200,6 +255,35 @@ def _later_steps(app: App, preview_held: bool) -> Iterator[None]:
     sidebar = window.sidebar
     WhenIdle(qapp, window, _index_steps(sidebar), held=lambda: sidebar.search_pending)
     WhenIdle(qapp, window, _preloads(app, preview_held), held=lambda: sidebar.search_pending)
+
+
+def _features(app: App) -> Iterator[None]:
+    """The window's features, built one a step: each attaches itself to the window
+    through its menu bar, status bar and add_above_reader()."""
+    from reader.core.triage import stored_decisions
+    from reader.ui.actions import build_actions, build_menus
+    from reader.ui.highlights import build_highlighter
+    from reader.ui.note_links import NoteLinks
+    from reader.ui.theme import flat_scroll_bars
+    from reader.ui.triage import Triage, TriageBar
+    from reader.ui.window_actions import add_window_actions
+
+    window, controller = app.window, app.controller
+    actions = app._actions = build_actions(window, controller, window.transfers)
+    yield
+    bar = TriageBar(window)
+    window.add_above_reader(bar)
+    decisions = stored_decisions(controller.library)
+    triage = app._triage = Triage(controller, bar, decisions, app.interest)
+    add_window_actions(window, actions, triage, app.interest)
+    yield
+    build_menus(window, actions)
+    yield
+    app._highlighter = build_highlighter(window, controller, actions)
+    yield
+    app._note_links = NoteLinks(window, controller)
+    yield
+    flat_scroll_bars(window)
 
 
 def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
@@ -229,6 +313,20 @@ def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
         app.window.pane.note_editor.render_preview()
     yield
     tex.load_parser()
+
+
+def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> None:
+    """The pane says why the paper shown stands where it does while the list is in a
+    learnt order: its score, and the words, co-authors and venue that weigh most."""
+
+    def show(*_args: object) -> None:
+        key = sidebar.sort_key()[0]
+        pid = pane.paper_id
+        pane.set_reason(interest.why(key, pid) if key in (INTEREST, LIKE) and pid else "")
+
+    pane.paper_shown.connect(show)
+    interest.changed.connect(show)
+    sidebar.filtered.connect(show)
 
 
 class NeighbourPrefetch(QObject):

@@ -24,9 +24,9 @@ KeyRole = Qt.ItemDataRole.UserRole + 10
 ALL = ("all", "")
 ALL_LABEL = "All papers"
 #: under "Tags" when no paper has a tag yet
-NO_TAGS = "None yet (press t)"
+NO_TAGS = "None yet: press t"
 #: under "Tags" when the library has tags but none of the papers listed has one
-NO_TAGS_HERE = "None among these papers"
+NO_TAGS_HERE = "None among these"
 #: under each heading until the first count (~1 s after opening 100k papers)
 COUNTING = "Counting…"
 Key = tuple[str, str]

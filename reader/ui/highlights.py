@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QInputDialog,
     QLineEdit,
+    QMainWindow,
     QMenu,
     QWidget,
 )
@@ -23,18 +24,21 @@ from PySide6.QtWidgets import (
 from reader.core.anchor import make_anchor, trim_span
 from reader.core.library import Library, now_iso
 from reader.core.models import Highlight
+from reader.core.prefs import HIGHLIGHT_NAMES
 from reader.ui import plain
 from reader.ui.commands import EditCommand
 from reader.ui.highlight_list import DEFAULT_NAMES, HighlightPalette
 
 if TYPE_CHECKING:
-    from reader.ui.main_window import MainWindow
+    from reader.ui.actions import Actions
+    from reader.ui.controller import PaperController
 
 __all__ = [
     "HighlightPalette",
     "Highlighter",
     "RenameColoursDialog",
     "SetHighlightsCommand",
+    "build_highlighter",
 ]
 
 MAX_NAME_CHARS = 40
@@ -102,18 +106,39 @@ class RenameColoursDialog(QDialog):
         self.accepted.connect(lambda: palette.rename([f.text() for f in self.fields]))
 
 
+def build_highlighter(
+    window: QMainWindow, controller: PaperController, actions: Actions
+) -> Highlighter:
+    """Highlighting in the window, its colours named as the library's preferences say."""
+    prefs = controller.library.prefs
+    palette = HighlightPalette(prefs.get(HIGHLIGHT_NAMES) or [])
+    palette.renamed.connect(lambda names: prefs.set_highlight_names(list(names)))
+    controller.library_changed.connect(
+        lambda change: (
+            "prefs" in change.fields and palette.set_names(prefs.get(HIGHLIGHT_NAMES) or [])
+        )
+    )
+    return Highlighter(window, controller, actions, palette)
+
+
 class Highlighter(QObject):
     """Highlights of the shown paper. In the abstract: 1-4 highlight the selection in
     that colour (the same span again: recolour), H opens the palette, C comments on
     the highlight at the cursor; its context menu offers the same. In the list under
     the note: Delete removes one, Return or double-click comments on it."""
 
-    def __init__(self, window: MainWindow, palette: HighlightPalette) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        controller: PaperController,
+        actions: Actions,
+        palette: HighlightPalette,
+    ) -> None:
         super().__init__(window)
         self._window = window
-        self._controller = window.controller
-        self._library = window.controller.library
-        self._pane = window.pane
+        self._controller = controller
+        self._library = controller.library
+        self._pane = controller.pane
         self.palette = palette
         self.palette_menu: QMenu | None = None
         self._last_id = ""
@@ -134,7 +159,7 @@ class Highlighter(QObject):
         self._pane.browser_menu_requested.connect(self._extend_menu)
         panel.delete_requested.connect(self.remove)
         panel.comment_requested.connect(self.comment)
-        self._add_to_menus()
+        self._add_to_menus(actions)
 
     # -- set-up -------------------------------------------------------------
 
@@ -155,8 +180,7 @@ class Highlighter(QObject):
             action.setIcon(swatch(self.palette.color_of(key)))
         self._pane.highlight_panel.model.repaint()
 
-    def _add_to_menus(self) -> None:
-        actions = self._window.actions
+    def _add_to_menus(self, actions: Actions) -> None:
         named = [
             *((f"highlight_{n}", a) for n, a in enumerate(self.colour_actions, 1)),
             ("highlight_palette", self.palette_action),

@@ -178,6 +178,11 @@ class AfterFirstPaint(QObject):
         else:
             QTimer.singleShot(0, self, self._next)
 
+    @property
+    def done(self) -> bool:
+        """Every step has run."""
+        return self._steps is None
+
     def run_all(self) -> None:
         """Every step left, now."""
         if self._steps is not None:

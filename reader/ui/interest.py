@@ -21,8 +21,6 @@ from reader.core.library import Change, Library
 if TYPE_CHECKING:
     from reader.core.ranking import Features, Model
     from reader.core.triage import Decision
-    from reader.ui.reader_view import ReaderPane
-    from reader.ui.sidebar import Sidebar
     from reader.ui.tasks import TaskRunner
 
 #: the two models kept: the user's interest (triage, the sort) and More Like This
@@ -163,17 +161,3 @@ class Interest(QObject):
         if "papers" in change.fields:  # an import: the features are built anew
             self._generation += 1
             self._features = None
-
-
-def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> None:
-    """The pane says why the paper shown stands where it does while the list is in a
-    learnt order: its score, and the words, co-authors and venue that weigh most."""
-
-    def show(*_args: object) -> None:
-        key = sidebar.sort_key()[0]
-        pid = pane.paper_id
-        pane.set_reason(interest.why(key, pid) if key in (INTEREST, LIKE) and pid else "")
-
-    pane.paper_shown.connect(show)
-    interest.changed.connect(show)
-    sidebar.filtered.connect(show)

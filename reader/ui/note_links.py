@@ -11,7 +11,7 @@ from urllib.parse import quote, unquote
 
 from PySide6.QtCore import QObject, QStringListModel, QTimer
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QApplication, QCompleter
+from PySide6.QtWidgets import QApplication, QCompleter, QMainWindow
 
 from reader.core.library import Change
 from reader.core.links import Backlinks, TitleCatalogue, plain_title
@@ -20,7 +20,7 @@ from reader.ui.idle import WhenIdle
 from reader.ui.note_editor import NoteTextEdit
 
 if TYPE_CHECKING:
-    from reader.ui.main_window import MainWindow
+    from reader.ui.controller import PaperController
 
 #: how long after start-up, and for how long per event-loop pass while keyboard and
 #: mouse are idle, the title catalogue builds
@@ -100,19 +100,19 @@ class NoteLinks(QObject):
     """Wires note links into the window: completion in the note editor, clicks on
     `paper:` links in the preview, and "Mentioned in N notes" for the shown paper."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, controller: PaperController) -> None:
         super().__init__(window)
         self._window = window
-        self._library = window.controller.library
-        self._sidebar = window.sidebar
-        self._pane = window.pane
+        self._library = controller.library
+        self._sidebar = controller.sidebar
+        self._pane = controller.pane
         self.catalogue = TitleCatalogue(self._library)
         self.backlinks = Backlinks(self._library)
         self.completer = TitleCompleter(self._pane.note_editor.editor, self.catalogue, self)
         self._pane.note_editor.preview.paper_link_activated.connect(self.follow)
         self._pane.backlinks.linkActivated.connect(self._on_backlink)
         self._pane.paper_shown.connect(self.show_backlinks)
-        window.controller.library_changed.connect(self._on_change)
+        controller.library_changed.connect(self._on_change)
         self.show_backlinks(self._pane.paper_id)
         # build the title catalogue after the window is up, in slices while the user is
         # idle (at 100k papers ~350 ms in all: a slice in a keystroke's way made it late)

@@ -81,9 +81,11 @@ def paper_html(paper: Paper) -> str:
     year = str(paper.year or "")
     if year and year in paper.venue:
         year = ""  # "ICML 2025 · 2025" says it twice
-    meta = [breakable(escape(_field(x))) for x in (paper.venue, year, paper.presentation) if x]
-    if paper.url.lower().startswith(("http://", "https://")) and len(paper.url) <= MAX_LINK_CHARS:
-        meta.append(f'<a href="{escape(paper.url, quote=True)}">Paper page ↗</a>')
+    shown = (paper.venue, year, paper.presentation, paper.primary_area)
+    meta = [breakable(escape(_field(x))) for x in shown if x]
+    for link, label in ((paper.url, "Paper page ↗"), (paper.pdf, "PDF ↗")):
+        if link.lower().startswith(("http://", "https://")) and len(link) <= MAX_LINK_CHARS:
+            meta.append(f'<a href="{escape(link, quote=True)}">{label}</a>')
     authors = breakable(escape(_authors(paper.authors))) or "<i>Unknown authors</i>"
     text = paper.abstract
     if len(text) > MAX_SHOWN_ABSTRACT:
@@ -102,11 +104,13 @@ def paper_html(paper: Paper) -> str:
         if paper.title_derived
         else ""
     )
+    words = breakable(escape(_field(", ".join(paper.keywords))))
+    keywords = f'<p style="color: gray">Keywords: {words}</p>' if words else ""
     return (
         f'<h2 style="margin-bottom: 4px">{title_html(paper.title)}{derived}</h2>'
         f'<p style="margin-top: 0">{authors}</p>'
         f'<p style="color: gray">{" · ".join(meta)}</p>'
-        f'<div style="line-height: 145%">{abstract}</div>'
+        f'<div style="line-height: 145%">{abstract}</div>{keywords}'
     )
 
 

@@ -132,6 +132,7 @@ class Triage(QObject):
         bar.exit_button.clicked.connect(lambda: self.set_active(False))
         controller.library_changed.connect(lambda _change: self.update_progress())
         controller.sidebar.filtered.connect(self.update_progress)
+        controller.undo_stack.indexChanged.connect(self._after_undo_redo)
         if interest is not None:
             interest.changed.connect(lambda which: which == INTEREST and self.update_progress())
         self.set_decisions(decisions)
@@ -139,6 +140,12 @@ class Triage(QObject):
     @property
     def decisions(self) -> list[Decision]:
         return list(self._decisions)
+
+    def _after_undo_redo(self, index: int) -> None:
+        """Undoing a decision in triage mode shows that paper again."""
+        command = self.controller.undo_stack.command(index)
+        if isinstance(command, TriageDecisionCommand) and self.active:
+            self.controller.sidebar.select_paper(command.paper_id)
 
     def set_decisions(self, decisions: Sequence[Decision]) -> None:
         view = self.controller.sidebar.view

@@ -26,7 +26,8 @@ if str(REPO) not in sys.path:
 
 from reader.core.library import Library
 from reader.core.models import Paper
-from reader.store import journal, paper_files
+from reader.importing import import_files
+from reader.store import catalogue_db, journal, paper_files
 from reader.store.backups import Backups
 from reader.store.device import DEVICES_DIR, device_id
 from reader.store.files import ANNOTATIONS_FILE, BACKUPS_DIR, LibraryFolder
@@ -100,21 +101,25 @@ KILL_FOLD_BYTES = 48 * 1024
 def op(seq: int) -> tuple[str, str]:
     """What save number `seq` does: (kind, target). Deterministic, so the parent
     knows what every acknowledged number wrote. Notes and tags are journal lines
-    (some folding the journal); a saved search rewrites annotations.json with the
-    journal folded in; a backup folds the journal first."""
+    (some folding the journal); a paper is written to the catalogue directly, or by
+    an import of a JSON file (read, matched, written, as `paper-reader import`
+    does); a saved search rewrites annotations.json with the journal folded in; a
+    backup folds the journal first."""
     r = seq % 20
-    if r < 9:
+    if r < 8:
         return "note", KILL_TARGETS[seq % 5]
-    if r < 15:
+    if r < 14:
         return "tags", KILL_TARGETS[seq % 5]
-    if r < 17:
+    if r < 16:
         return "paper", f"x{seq % CATALOGUE_SLOTS:06d}"
+    if r < 17:
+        return "import", f"i{seq:06d}"  # a new paper (an import keeps a known one)
     if r < 18:
         return "search", "kill"
     return "backup", ""
 
 
-def _save(lib: Library, backups: Backups, seq: int) -> None:
+def _save(lib: Library, backups: Backups, seq: int, folder: Path) -> None:
     kind, target = op(seq)
     if kind == "note":  # sizes vary so kills land in short and long writes
         lib.set_note(target, f"{seq}|" + "x" * (seq * 7919 % 30_000))
@@ -122,6 +127,10 @@ def _save(lib: Library, backups: Backups, seq: int) -> None:
         lib.set_tags(target, [f"s{seq}", "kill"])
     elif kind == "paper":
         lib.add_papers([Paper(id=target, title=str(seq))])
+    elif kind == "import":
+        source = folder.parent / f"import-{seq}.json"
+        source.write_text(f'[{{"id": "{target}", "title": "{seq}"}}]', "utf-8")
+        import_files(lib, [source])
     elif kind == "search":
         lib.save_search(target, str(seq))
     else:
@@ -130,13 +139,17 @@ def _save(lib: Library, backups: Backups, seq: int) -> None:
 
 def _saver(folder: Path, first_seq: int, ack_path: str) -> None:
     journal.FOLD_BYTES = KILL_FOLD_BYTES
+    # the catalogue's SQLite index kept in the cache folder (and killed while it is
+    # written), as a library of more than a few papers has it: a small one is
+    # indexed in memory at each open
+    catalogue_db.SMALL_LIBRARY_BYTES = 0
     ack = os.open(ack_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     store = LibraryFolder(folder)
     lib = Library(store)
     backups = store.backups
     seq = first_seq
     while True:
-        _save(lib, backups, seq)
+        _save(lib, backups, seq, folder)
         os.write(ack, f"{seq}\n".encode())  # only once the save has returned
         seq += 1
 
@@ -271,7 +284,11 @@ class KillHarness:
         self._check_journal()
         if self._temp_files():
             self.report.temp_files_left += 1
-        store = LibraryFolder(self.folder)
+        small, catalogue_db.SMALL_LIBRARY_BYTES = catalogue_db.SMALL_LIBRARY_BYTES, 0
+        try:  # (the index the savers wrote, as they left it)
+            store = LibraryFolder(self.folder)
+        finally:
+            catalogue_db.SMALL_LIBRARY_BYTES = small
         left = self._temp_files()
         if left:
             self.report.problems.append(f"temp files not cleaned up: {left}")
@@ -337,7 +354,7 @@ class KillHarness:
 
 
 def _on_disk(lib: Library, kind: str, target: str) -> int | None:
-    if kind == "paper":
+    if kind in ("paper", "import"):
         return int(lib.paper(target).title) if target in lib else None
     if kind == "search":
         query = lib.prefs.saved_searches().get(target)

@@ -17,20 +17,20 @@ def base_lightness(widget):
 
 def test_dark_theme_override_and_back(qtbot, make_app):
     app = make_app()
-    app.window.actions.theme_dark.trigger()
+    app.actions.theme_dark.trigger()
     assert window_lightness() < 80
     QApplication.processEvents()
     # the widgets themselves follow, not only the application palette
     assert base_lightness(app.window.sidebar.view) < 80
     assert base_lightness(app.window.pane.browser) < 80
-    assert app.window.actions.theme_dark.isChecked()
-    app.window.actions.theme_light.trigger()
+    assert app.actions.theme_dark.isChecked()
+    app.actions.theme_light.trigger()
     assert window_lightness() > 180
-    app.window.actions.theme_dark.trigger()
+    app.actions.theme_dark.trigger()
     app.window.close()
     again = make_app()
     assert again.window.appearance.theme == "dark" and window_lightness() < 80
-    again.window.actions.theme_system.trigger()  # offscreen reports no dark scheme
+    again.actions.theme_system.trigger()  # offscreen reports no dark scheme
     assert window_lightness() > 180
 
 
@@ -64,7 +64,7 @@ def test_main_widgets_have_accessible_names(app):
         w.pane.note_editor.editor,
         w.pane.note_editor.preview,
         w.pane.tag_editor.entry,
-        w.triage_bar,
+        app.triage_bar,
     ]
     names = [x.accessibleName() for x in widgets]
     assert all(names), names
@@ -122,7 +122,7 @@ def test_the_light_palette_is_the_fusion_styles_own(qapp):
 
 
 def test_the_paper_count_is_quiet_but_readable(app):
-    app.window.actions.theme_light.trigger()
+    app.actions.theme_light.trigger()
     label = app.window.sidebar.count_label
     text = label.palette().color(label.foregroundRole())
     ground = label.palette().color(QPalette.ColorRole.Window)
@@ -158,7 +158,7 @@ def test_scroll_bars_are_flat_in_the_themes_colours(qtbot, app):
     bar = w.sidebar.view.verticalScrollBar()
     assert bar.isVisible() and bar.maximum() > 0  # 19 rows do not fit
     bar.setValue(0)
-    for theme in (w.actions.theme_light, w.actions.theme_dark):
+    for theme in (app.actions.theme_light, app.actions.theme_dark):
         theme.trigger()
         QApplication.processEvents()
         image = bar.grab().toImage()
@@ -177,7 +177,7 @@ def test_scroll_bars_are_flat_in_the_themes_colours(qtbot, app):
         assert held == palette.color(QPalette.ColorRole.Highlight)
     assert window_lightness() < 80
     # every scroll bar of the window, once it is set up
-    w.finish_setup()
+    app.finish_setup()
     bars = w.findChildren(QScrollBar)
     assert len(bars) >= 10 and all(b.styleSheet() for b in bars)
 
@@ -187,7 +187,7 @@ def test_links_on_the_page_shown_take_the_new_themes_colour(qtbot, app):
     pane = w.pane
     pane.note_editor.editor.setPlainText("See [the paper](https://example.org/)")
     pane.note_editor.render_preview()
-    for theme in (w.actions.theme_light, w.actions.theme_dark, w.actions.theme_light):
+    for theme in (app.actions.theme_light, app.actions.theme_dark, app.actions.theme_light):
         theme.trigger()
         link = QApplication.palette().color(QPalette.ColorRole.Link)
         for browser in (pane.browser, pane.note_editor.preview):  # the abstract's page, the note's
@@ -276,7 +276,7 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
     assert _row_image(w, 2) != first
     _choose(w, 0)
     assert _row_image(w, 2) == first
-    w.actions.theme_dark.trigger()
+    app.actions.theme_dark.trigger()
     dark = _row_image(w, 2)
     assert (
         sum(
@@ -286,7 +286,7 @@ def test_a_row_is_drawn_anew_whenever_what_it_shows_changes(qtbot, app, monkeypa
         )
         > 100
     )
-    w.actions.theme_light.trigger()
+    app.actions.theme_light.trigger()
     assert _row_image(w, 2) == first
     # rows the delegate no longer keeps drawn (LAYER_BYTES: room for 3 here, so that the
     # sample's rows go) are drawn again when needed, the same
@@ -303,7 +303,6 @@ def test_a_labels_links_take_the_new_themes_colour(qtbot, app):
     blue, none left in the dark theme's."""
     from PySide6.QtWidgets import QLabel
 
-    w = app.window
     label = QLabel('Mentioned in 1 note: <a href="paper-id:x">A paper whose note links here</a>')
     qtbot.addWidget(label)  # (as the pane's "Mentioned in" line: a label of rich text)
     label.show()
@@ -320,10 +319,10 @@ def test_a_labels_links_take_the_new_themes_colour(qtbot, app):
             for y in range(image.height())
         )
 
-    w.actions.theme_dark.trigger()
+    app.actions.theme_dark.trigger()
     dark = QApplication.palette().color(QPalette.ColorRole.Link).name()
     assert near(dark) > 20
-    w.actions.theme_light.trigger()
+    app.actions.theme_light.trigger()
     light = QApplication.palette().color(QPalette.ColorRole.Link).name()
     assert near(dark) == 0
     assert near(light) > 20

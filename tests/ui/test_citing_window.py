@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 def test_copy_citation_and_bibtex_of_the_selection(qtbot, app):
     w = app.window
-    w.finish_setup()
+    app.finish_setup()
     view = w.sidebar.view
     view.setCurrentIndex(w.sidebar.model.index(0))
     qtbot.keyClick(view, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
@@ -19,7 +19,7 @@ def test_copy_citation_and_bibtex_of_the_selection(qtbot, app):
     assert len(lines) == 2
     assert lines[0].startswith("He, C., Ding, Y.")  # "Last, F." as a reference list has them
     assert "(2025)" in lines[0] and "ICML 2025" in lines[0]
-    w.actions.copy_bibtex.trigger()
+    app.actions.copy_bibtex.trigger()
     bibtex = QApplication.clipboard().text()
     assert bibtex.count("@inproceedings{") == 2
     assert "author = {He, Changyi and Ding, Yifu" in bibtex

@@ -20,7 +20,7 @@ QUOTE = "it still suffers from high training cost"
 
 @pytest.fixture
 def hl(app):
-    highlighter = app.window.highlighter  # (made by the window's setup, run now)
+    highlighter = app.highlighter  # (made by the window's setup, run now)
     assert app.window.sidebar.select_paper(DA_KD)
     return highlighter
 
@@ -258,7 +258,7 @@ def test_h_opens_the_palette_and_the_context_menu_offers_colours(qtbot, app, hl)
 
 def test_rename_colours(qtbot, app, hl):
     w = app.window
-    action = w.actions.by_name["rename_highlight_colours"]
+    action = app.actions.by_name["rename_highlight_colours"]
     with qtbot.waitSignal(hl.palette.renamed) as renamed:
         action.trigger()
         dialog = w.findChild(highlights.RenameColoursDialog)
@@ -309,12 +309,12 @@ def test_highlight_key_without_a_selection_explains(qtbot, app, hl):
 
 
 def test_colour_names_are_kept_in_the_library(qtbot, make_app, monkeypatch):
-    from reader.ui.main_window import HIGHLIGHT_NAMES_PREF
+    from reader.core.prefs import HIGHLIGHT_NAMES
 
     app = make_app()
-    palette = app.window.highlighter.palette
+    palette = app.highlighter.palette
     palette.renamed.emit(["finding", "how", "numbers", "doubt"])
-    assert app.controller.library.prefs.get(HIGHLIGHT_NAMES_PREF) == [
+    assert app.controller.library.prefs.get(HIGHLIGHT_NAMES) == [
         "finding",
         "how",
         "numbers",
@@ -322,7 +322,7 @@ def test_colour_names_are_kept_in_the_library(qtbot, make_app, monkeypatch):
     ]
     app.window.close()
     again = make_app()
-    assert again.window.highlighter.palette.names()[0] == "finding"
+    assert again.highlighter.palette.names()[0] == "finding"
 
 
 def test_highlight_model_passes_qt_model_tester(qtmodeltester):
@@ -359,6 +359,6 @@ def test_a_comment_longer_than_a_line_field_holds_is_kept_whole(qtbot, app, hl):
         dialog.accept()
 
     QTimer.singleShot(0, accept)
-    w.highlighter.comment(h.id)
+    app.highlighter.comment(h.id)
     assert seen == [len(long_comment.strip())]
     assert lib.annotation(DA_KD).highlights[0].comment == long_comment.strip()

@@ -108,3 +108,25 @@ def test_megabyte_of_emphasis_in_a_note_falls_back_to_text(qtbot, app):
     editor.editor.setPlainText(note)
     editor._render_preview()
     assert "**a**" in editor.preview.toPlainText()  # shown as typed, not rendered
+
+
+def test_the_pdf_link_keywords_and_area_are_shown_as_plain_text(qtbot, app, spies):
+    opened, loads = spies
+    lib = app.controller.library
+    lib.add_papers([
+        Paper(
+            "pdf", "With a PDF", ("A. Author",), "Abstract.",
+            pdf="https://proceedings.mlr.press/v97/x19a/x19a.pdf",
+            keywords=("<b>graphs</b>", "diffusion"), primary_area="Deep Learning->GNNs",
+        ),
+        Paper("bad", "Hostile PDF", ("A. Author",), "Abstract.", pdf="file:///etc/passwd"),
+    ])  # fmt: skip
+    pane = app.window.pane
+    app.window.sidebar.select_paper("pdf")
+    html, text = pane.browser.toHtml(), pane.browser.toPlainText()
+    assert 'href="https://proceedings.mlr.press/v97/x19a/x19a.pdf"' in html
+    assert "PDF ↗" in text and "Deep Learning->GNNs" in text
+    assert "Keywords: <b>graphs</b>, diffusion" in text  # the tags' text, not markup
+    app.window.sidebar.select_paper("bad")
+    assert "PDF ↗" not in pane.browser.toPlainText() and "file:" not in pane.browser.toHtml()
+    assert opened == [] and loads == []

@@ -13,7 +13,7 @@ from tests.ui.test_window import click_row
 
 def test_delete_moves_the_selection_to_the_trash_and_undo_puts_it_back(qtbot, app):
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     first = click_row(qtbot, app, 2)
     lib.set_note(first, "my note")
     second = click_row(qtbot, app, 3, Qt.KeyboardModifier.ShiftModifier)
@@ -32,11 +32,11 @@ def test_the_trash_dialog_puts_back_and_empties(qtbot, app, monkeypatch):
     from reader.ui.hygiene import TrashDialog
 
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     ids = w.sidebar.model.ids()
     lib.set_note(ids[1], "forgotten when emptied")
     lib.delete_papers(ids[:2])
-    w.actions.show_trash.trigger()
+    app.actions.show_trash.trigger()
     dialog = w.findChild(TrashDialog)
     assert dialog.list.count() == 2
     dialog.list.item(0).setSelected(True)
@@ -50,14 +50,14 @@ def test_the_trash_dialog_puts_back_and_empties(qtbot, app, monkeypatch):
 
 def test_merge_selected_papers_keeps_everything_in_the_one_shown(qtbot, app):
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     ids = w.sidebar.model.ids()
     lib.add_tags(ids[4:5], ["rl"])
     lib.add_tags(ids[5:6], ["theory"])
     lib.set_note(ids[5], "from the other")
     click_row(qtbot, app, 5)
     click_row(qtbot, app, 4, Qt.KeyboardModifier.ControlModifier)  # shown: row 4
-    w.actions.merge_papers.trigger()
+    app.actions.merge_papers.trigger()
     assert set(lib.tags(ids[4])) == {"rl", "theory"} and ids[5] not in lib
     assert lib.annotation(ids[4]).note == "from the other"
     w.controller.undo_stack.undo()  # one step
@@ -68,12 +68,12 @@ def test_possible_duplicates_found_as_imports_match_and_merged(qtbot, app):
     from reader.ui.hygiene import DuplicatesDialog
 
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     micro = Paper("a-1", "AUC\u00b5 Is All You Need", ("A. Author",), "About AUC.")
     mu = Paper("a-2", "AUC\u03bc is all you need", ("A. Author",), "About AUC.")
     lib.add_papers([micro, mu])
     lib.add_tags(["a-2"], ["metrics"])
-    w.actions.show_duplicates.trigger()
+    app.actions.show_duplicates.trigger()
     dialog = w.findChild(DuplicatesDialog)
     assert dialog.groups() == [["a-1", "a-2"]]
     qtbot.mouseClick(dialog.merge, Qt.MouseButton.LeftButton)

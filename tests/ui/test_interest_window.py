@@ -22,7 +22,7 @@ def learnt(qtbot, app, decisions=0, which=INTEREST):
     earlier one may come first: the worker takes the latest request when free)."""
 
     def ready():
-        model = app.window.interest.models.get(which)
+        model = app.interest.models.get(which)
         return model is not None and len(model.labels) >= decisions
 
     qtbot.waitUntil(ready, timeout=60_000)
@@ -34,10 +34,9 @@ def press(qtbot, app, key):
 
 @pytest.fixture
 def triaging(qtbot, app):
-    w = app.window
-    w.finish_setup()
-    w.triage.exploration = 0.0  # the best pick every time (the 5 % random share aside)
-    w.actions.triage.trigger()
+    app.finish_setup()
+    app.triage.exploration = 0.0  # the best pick every time (the 5 % random share aside)
+    app.actions.triage.trigger()
     return app
 
 
@@ -50,7 +49,7 @@ def test_triage_shows_the_likeliest_interesting_paper_next(qtbot, triaging):
     assert second != first  # before anything is learnt: the list's order
     press(qtbot, app, Qt.Key.Key_S)  # skip: one of each, the model may lead now
     learnt(qtbot, app, 2)
-    model = w.interest.model
+    model = app.interest.model
     undecided = [p for p in w.sidebar.model.ids() if lib.status(p).value == "unread"]
     undecided = [p for p in undecided if not lib.tags(p)]
     assert model is not None and model.can_rank
@@ -61,17 +60,17 @@ def test_triage_shows_the_likeliest_interesting_paper_next(qtbot, triaging):
     assert shown in undecided
     press(qtbot, app, Qt.Key.Key_S)
     # what comes next is the best of the undecided by the model learnt before it
-    best = max(rest, key=w.interest.model.score)
+    best = max(rest, key=app.interest.model.score)
     assert w.pane.paper_id == best
-    text = w.triage_bar.label.text()
+    text = app.triage_bar.label.text()
     assert "decided" in text and "skipped since the last interesting one" in text
     assert "expected" in text  # the estimate, from both kinds of decision
-    assert w.triage_bar.label.toolTip()  # how it is estimated
+    assert app.triage_bar.label.toolTip()  # how it is estimated
 
 
 def test_the_list_sorts_by_predicted_interest_with_scores_and_why(qtbot, app):
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     ids = w.sidebar.model.ids()
     lib.add_tags(ids[:1], ["interesting"])
     lib.add_tags(ids[1:2], ["skip"])
@@ -79,7 +78,7 @@ def test_the_list_sorts_by_predicted_interest_with_scores_and_why(qtbot, app):
     sidebar.sort_combo.setCurrentIndex(sidebar.sort_combo.findData("interest"))
     learnt(qtbot, app, 2)
     qtbot.waitUntil(lambda: sidebar.model.score_of is not None)
-    model = w.interest.model
+    model = app.interest.model
     shown = sidebar.model.ids()
     scores = [model.score(p) for p in shown]
     assert scores == sorted(scores, reverse=True)
@@ -96,7 +95,7 @@ def test_the_list_sorts_by_predicted_interest_with_scores_and_why(qtbot, app):
 
 def test_more_like_this_sorts_the_list_by_likeness_to_the_paper(qtbot, app):
     w = app.window
-    w.finish_setup()
+    app.finish_setup()
     sidebar = w.sidebar
     sidebar.view.setCurrentIndex(sidebar.model.index(7))
     pid = w.pane.paper_id
@@ -112,7 +111,7 @@ def test_more_like_this_sorts_the_list_by_likeness_to_the_paper(qtbot, app):
 
 def test_papers_like_those_of_a_tag(qtbot, app):
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     sidebar = w.sidebar
     tagged = sidebar.model.ids()[4:6]
     lib.add_tags(tagged, ["diffusion"])
@@ -121,7 +120,7 @@ def test_papers_like_those_of_a_tag(qtbot, app):
     menu.actions()[0].trigger()
     qtbot.waitUntil(lambda: sidebar.sort_key()[0] == LIKE, timeout=60_000)
     assert set(sidebar.model.ids()[:2]) == set(tagged)
-    assert w.interest.like_what == "tag:diffusion"
+    assert app.interest.like_what == "tag:diffusion"
 
 
 def _conference(folder, n=3_300):
@@ -159,7 +158,7 @@ def test_the_window_answers_while_the_model_learns(qtbot, make_app, tmp_path):
     _conference(folder)
     app = make_app(folder)
     w = app.window
-    w.finish_setup()
+    app.finish_setup()
     sidebar = w.sidebar
     lib, ids = app.controller.library, sidebar.model.ids()
     lib.add_tags(ids[:3], ["interesting"])
@@ -172,12 +171,12 @@ def test_the_window_answers_while_the_model_learns(qtbot, make_app, tmp_path):
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start()
     ticks.append(time.perf_counter())
-    w.interest.refresh()
-    assert w.interest.model is None  # (asked for: learnt on the worker, not here)
+    app.interest.refresh()
+    assert app.interest.model is None  # (asked for: learnt on the worker, not here)
     learnt(qtbot, app, 6)
     ticks.append(time.perf_counter())
     timer.stop()
-    assert w.interest.model.can_rank
+    assert app.interest.model.can_rank
     # The worker holds the interpreter in turns (the GIL, ~5 ms a turn); the GUI
     # thread's longest wait is a few of those, on 2 cores loaded by other jobs more.
     assert max(b - a for a, b in pairwise(ticks)) < 0.25, (len(ticks), ticks[-1] - ticks[0])

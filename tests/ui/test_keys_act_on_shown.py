@@ -74,8 +74,8 @@ def test_the_count_says_how_many_are_selected_when_several_are(qtbot, app):
 
 def test_undoing_a_triage_decision_selects_that_paper_alone(qtbot, app):
     w = app.window
-    w.finish_setup()
-    w.actions.triage.trigger()
+    app.finish_setup()
+    app.actions.triage.trigger()
     decided = w.pane.paper_id
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_I)
     assert w.sidebar.selected_ids() == [w.pane.paper_id] != [decided]

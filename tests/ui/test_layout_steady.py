@@ -34,15 +34,15 @@ def test_many_tags_or_none_the_panes_keep_their_widths(qtbot, app):
 def test_the_triage_numbers_growing_move_nothing(qtbot, app):
     w = app.window
     w.resize(900, 600)
-    w.finish_setup()
-    w.actions.triage.trigger()
+    app.finish_setup()
+    app.actions.triage.trigger()
     before = sizes(w)
     for _ in range(10):  # "9 / 19" becomes "10 / 19", then the predicted-interest line
         qtbot.keyClick(w.sidebar.view, Qt.Key.Key_I)
         qtbot.keyClick(w.sidebar.view, Qt.Key.Key_S)
     assert sizes(w) == before
     assert w.width() == 900
-    bar = w.triage_bar
+    bar = app.triage_bar
     assert bar.exit_button.geometry().right() <= bar.width()  # every button inside it
 
 

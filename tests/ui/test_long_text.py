@@ -196,7 +196,7 @@ def test_note_links_show_the_start_of_a_long_title(qtbot, app, tmp_path):
     note = Annotation("src", note="See [[A Short Title]].")
     path.write_text(jsonfile.export([(source, note), (target, Annotation("dst"))]), "utf-8")
     import_files(app.controller.library, [path])
-    links = app.window.note_links
+    links = app.note_links
     assert app.window.sidebar.select_paper("dst")
     links.show_backlinks("dst")  # "Mentioned in 1 note: ttt…"
     label = app.window.pane.backlinks.text()

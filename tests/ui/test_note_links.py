@@ -18,7 +18,7 @@ ERWIN = "t-b126cc30ab"
 
 @pytest.fixture
 def links(app):
-    installed = app.window.note_links  # (made by the window's setup, run now)
+    installed = app.note_links  # (made by the window's setup, run now)
     assert app.window.sidebar.select_paper(DA_KD)
     return installed
 

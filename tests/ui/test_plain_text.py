@@ -51,9 +51,10 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.models import Highlight, Paper
+from reader.core.prefs import HIGHLIGHT_NAMES
 from reader.core.prefs import TRIAGE_DECISIONS as TRIAGE_PREF
 from reader.ui import plain
-from reader.ui.main_window import HIGHLIGHT_NAMES_PREF, MainWindow
+from reader.ui.main_window import MainWindow
 from reader.ui.tag_manager import TagManager
 from reader.ui.tasks import TaskRunner
 
@@ -222,16 +223,16 @@ def fill(app, payloads: list[str], *, tags: list[str] | None = None) -> str:
     for n, payload in enumerate(payloads):
         lib.save_search(f"{n} {payload}"[:200], f"tag:{n}")
     lib.set_tag_colours({tags[0]: "#cc3344", "R&D": "#3344cc"})
-    lib.prefs.set(HIGHLIGHT_NAMES_PREF, [p[:40] for p in payloads[:4]])
+    lib.prefs.set(HIGHLIGHT_NAMES, [p[:40] for p in payloads[:4]])
     lib.prefs.set(
         TRIAGE_PREF,
         [{"key": "e", "kind": "tag", "value": "evil", "label": payloads[0]}],
     )
     w = app.window
-    w.finish_setup()
+    app.finish_setup()
     from reader.core.triage import stored_decisions
 
-    w.triage.set_decisions(stored_decisions(lib))
+    app.triage.set_decisions(stored_decisions(lib))
     w.sidebar.search.clear()
     w.sidebar.apply_filters()
     w.sidebar.refresh_facets()
@@ -385,7 +386,7 @@ def walk(qtbot, app, payloads: list[str]) -> tuple[list[str], list[str]]:
     problems = label_problems()
 
     # the list's context menu with its Remove Tag submenu
-    menu = list_context_menu(app.controller, w.actions, QPoint(2, 2))
+    menu = list_context_menu(app.controller, app.actions, QPoint(2, 2))
     menu.popup(QPoint(10, 10))
     for sub in menu.findChildren(QMenu):
         shown = [plain.strip_mnemonics(a.text()) for a in sub.actions()]
@@ -396,13 +397,13 @@ def walk(qtbot, app, payloads: list[str]) -> tuple[list[str], list[str]]:
     menu.close()
     # the dialogs that stay open: tag manager, palette, cheat sheet, colour names;
     # and the triage bar with its buttons
-    w.actions.manage_tags.trigger()
+    app.actions.manage_tags.trigger()
     manager = next(t for t in QApplication.topLevelWidgets() if isinstance(t, TagManager))
     evil_tag = next(t for t in lib.tags(EVIL) if "<" in t)
-    w.show_palette()
-    w.show_cheatsheet()
-    w.highlighter.rename_colours()
-    w.actions.triage.trigger()
+    app.actions.palette.trigger()
+    app.actions.cheatsheet.trigger()
+    app.highlighter.rename_colours()
+    app.actions.triage.trigger()
     tips += hover_everything()
     problems += label_problems()
 
@@ -421,17 +422,17 @@ def walk(qtbot, app, payloads: list[str]) -> tuple[list[str], list[str]]:
     )
     assert evil_tag in lib.tags(EVIL)
     manager.close()
-    problems += run_modals(qtbot, lambda: w.highlighter.comment("h1"), (QInputDialog, reject))
+    problems += run_modals(qtbot, lambda: app.highlighter.comment("h1"), (QInputDialog, reject))
     w.sidebar.search.setText(hostile_text(payloads))
-    problems += run_modals(qtbot, w.actions.save_search.trigger, (QInputDialog, reject))
+    problems += run_modals(qtbot, app.actions.save_search.trigger, (QInputDialog, reject))
     w.sidebar.search.clear()
-    problems += run_modals(qtbot, w.actions.delete_search.trigger, (QInputDialog, reject))
+    problems += run_modals(qtbot, app.actions.delete_search.trigger, (QInputDialog, reject))
 
     def bad_triage_keys(dialog: QInputDialog) -> None:
         dialog.setTextValue(f"xx tag {evil_tag}")  # refused: the warning echoes the line
         dialog.accept()
 
-    problems += run_modals(qtbot, w.actions.triage_setup.trigger, (QInputDialog, bad_triage_keys))
+    problems += run_modals(qtbot, app.actions.triage_setup.trigger, (QInputDialog, bad_triage_keys))
 
     # errors: a save that failed; imports that failed, their messages echoing JSON keys,
     # a CSV header and a file name (the files outside the probe folder: opening them

@@ -16,6 +16,7 @@ from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QApplication
 
 from reader.core.models import Status
+from reader.ui.facets import NO_TAGS
 
 
 def _build(qtbot, tmp_path: Path, name: str = "window.ini"):
@@ -47,7 +48,7 @@ def _menu_items(window) -> dict[str, list[str]]:
 def test_the_first_paint_has_the_list_the_abstract_and_the_menu_titles(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
     w = app.window
-    assert w.setup_pending()  # nothing deferred has run yet
+    assert app.setup_pending()  # nothing deferred has run yet
     assert w.sidebar.model.rowCount() == 19
     assert w.pane.paper_id == w.sidebar.current_id() != ""
     assert "Knowledge Distillation" in w.pane.browser.toPlainText()
@@ -81,7 +82,7 @@ def test_the_facets_say_they_are_counting_until_counted_rather_than_zero(qtbot, 
         "All papers  (19)" in lines()
         and "  Counting…" not in lines()
         and "  ICML 2025  (19)" in lines()
-        and "  None yet (press t)" in lines()
+        and f"  {NO_TAGS}" in lines()
     )
 
 
@@ -101,13 +102,13 @@ def test_the_rest_is_added_once_the_window_has_painted(qtbot, tmp_path):
     w = app.window
     w.show()
     qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: not w.setup_pending())
+    qtbot.waitUntil(lambda: not app.setup_pending())
     menus = _menu_items(w)
     assert "&Import…" in menus["&File"] and "&Undo" in menus["&Edit"]
     assert "&Highlight" in menus["&Paper"] and "&Triage Mode" in menus["&Go"]
-    assert w.actions.by_name["next_paper"].shortcuts()
-    assert w.highlighter is not None and w.note_links is not None
-    assert w.triage_bar.parent() is not None and not w.triage_bar.isVisible()
+    assert app.actions.by_name["next_paper"].shortcuts()
+    assert app.highlighter is not None and app.note_links is not None
+    assert app.triage_bar.parent() is not None and not app.triage_bar.isVisible()
     qtbot.waitUntil(app.poll.isActive)
 
 
@@ -116,7 +117,7 @@ def test_the_window_has_its_icon_once_shown(qtbot, tmp_path):
     w = app.window
     w.show()
     qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: not w.setup_pending())
+    qtbot.waitUntil(lambda: not app.setup_pending())
     assert not w.windowIcon().isNull()
     assert w.windowIcon().availableSizes() or not w.windowIcon().pixmap(32, 32).isNull()
 
@@ -140,7 +141,7 @@ def test_the_tag_entry_completes_once_clicked_into(qtbot, tmp_path):
 
 def test_a_window_never_painted_gets_the_rest_anyway(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
-    qtbot.waitUntil(lambda: not app.window.setup_pending(), timeout=10_000)
+    qtbot.waitUntil(lambda: not app.setup_pending(), timeout=10_000)
     assert app.poll.isActive()
 
 
@@ -154,11 +155,11 @@ def test_the_first_key_finds_every_shortcut(qtbot, tmp_path, monkeypatch):
     w.show()
     w.activateWindow()
     qtbot.waitUntil(w.isActiveWindow)
-    assert w.setup_pending()
+    assert app.setup_pending()
     first = w.pane.paper_id
     w.sidebar.view.setFocus()
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_J)  # a list-only shortcut
-    assert not w.setup_pending()
+    assert not app.setup_pending()
     assert first == w.sidebar.model.ids()[0] != w.pane.paper_id == w.sidebar.model.ids()[1]
 
 
@@ -253,9 +254,9 @@ def test_a_step_can_ask_for_a_pause_before_the_next(qtbot):
 
 def test_reading_a_deferred_attribute_builds_it(qtbot, tmp_path):
     app = _build(qtbot, tmp_path)
-    assert app.window.setup_pending()
-    assert app.window.actions.by_name["palette"].shortcuts()
-    assert not app.window.setup_pending()
+    assert app.setup_pending()
+    assert app.actions.by_name["palette"].shortcuts()
+    assert not app.setup_pending()
 
 
 def test_typing_and_quitting_right_after_start_loses_nothing(qtbot, tmp_path):
@@ -281,7 +282,7 @@ def test_quitting_before_anything_deferred_ran_saves_the_window_state(qtbot, tmp
     w.sidebar.move(2)
     pid = w.pane.paper_id
     w.close()  # before the first paint: the deferred steps never ran
-    assert w.setup_pending()
+    assert app.setup_pending()
     assert (tmp_path / "window.ini").exists()
     again = _build(qtbot, tmp_path)
     assert again.window.pane.paper_id == pid
@@ -336,7 +337,7 @@ while not watch.painted:
 sidebar = app.window.sidebar
 print("painted", sidebar.model.rowCount(), sidebar.count_label.text(), qapp.style().name(),
       repr(qapp.styleSheet()))
-while app.window.setup_pending():
+while app.setup_pending():
     qapp.processEvents()
 print("set up", gc.isenabled())
 """

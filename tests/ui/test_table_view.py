@@ -19,9 +19,9 @@ def heading_click(qtbot, view, column):
 
 def test_the_table_shows_columns_and_sorts_by_a_heading(qtbot, app):
     w, lib = app.window, app.controller.library
-    w.finish_setup()
+    app.finish_setup()
     sidebar, view = w.sidebar, w.sidebar.view
-    w.actions.table_view.trigger()
+    app.actions.table_view.trigger()
     assert sidebar.model.columnCount() == 7 and view.horizontalHeader().isVisible()
     model = sidebar.model
     pid = model.id_at(0)
@@ -42,8 +42,8 @@ def test_the_table_shows_columns_and_sorts_by_a_heading(qtbot, app):
 
 def test_keys_act_on_the_paper_shown_in_the_table_too(qtbot, app):
     w, lib = app.window, app.controller.library
-    w.finish_setup()
-    w.actions.table_view.trigger()
+    app.finish_setup()
+    app.actions.table_view.trigger()
     view = w.sidebar.view
     view.setCurrentIndex(w.sidebar.model.index(2, 3))
     qtbot.keyClick(view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
@@ -58,8 +58,8 @@ def test_keys_act_on_the_paper_shown_in_the_table_too(qtbot, app):
 def test_the_table_and_its_columns_are_remembered(qtbot, make_app):
     app = make_app()
     w = app.window
-    w.finish_setup()
-    w.actions.table_view.trigger()
+    app.finish_setup()
+    app.actions.table_view.trigger()
     menu = w.sidebar.view.column_menu()
     venue = next(a for a in menu.actions() if a.text() == "Venue")
     venue.trigger()  # hidden
@@ -71,19 +71,19 @@ def test_the_table_and_its_columns_are_remembered(qtbot, make_app):
     header = again.window.sidebar.view.horizontalHeader()
     assert again.window.sidebar.model.table and header.isVisible()
     assert header.isSectionHidden(2) and header.sectionSize(0) == 420
-    again.window.finish_setup()
-    assert again.window.actions.table_view.isChecked()
-    again.window.actions.table_view.trigger()  # back to the list
+    again.finish_setup()
+    assert again.actions.table_view.isChecked()
+    again.actions.table_view.trigger()  # back to the list
     assert again.window.sidebar.model.columnCount() == 1
     assert not again.window.sidebar.view.horizontalHeader().isVisible()
 
 
 def test_the_table_gets_room_for_its_columns(qtbot, app):
     w = app.window
-    w.finish_setup()
+    app.finish_setup()
     _facets, listed, reader = w.splitter.sizes()
     assert listed < reader
-    w.actions.table_view.trigger()
+    app.actions.table_view.trigger()
     _facets, listed_now, reader_now = w.splitter.sizes()
     assert listed_now >= reader_now - 10 and listed_now > listed
 
@@ -91,7 +91,7 @@ def test_the_table_gets_room_for_its_columns(qtbot, app):
 def test_two_line_titles_show_more_of_a_long_title_and_are_remembered(qtbot, make_app):
     app = make_app()
     w = app.window
-    w.finish_setup()
+    app.finish_setup()
     w.resize(1000, 700)
     view = w.sidebar.view
     delegate = view.itemDelegate()
@@ -102,7 +102,7 @@ def test_two_line_titles_show_more_of_a_long_title_and_are_remembered(qtbot, mak
     one = delegate._title(title, width, fonts.unread, fonts)
     assert len(one) == 1 and one[0][0].endswith("…")
     height = view.rowHeight(row)
-    w.actions.two_line_titles.trigger()
+    app.actions.two_line_titles.trigger()
     assert view.rowHeight(row) > height
     two = delegate._title(title, width, fonts.unread, fonts)
     assert len(two) == 2

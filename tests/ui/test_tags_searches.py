@@ -9,7 +9,7 @@ from tests.ui.test_window import click_facet, click_row
 
 
 def manager(app):
-    app.window.actions.manage_tags.trigger()
+    app.actions.manage_tags.trigger()
     return next(
         w for w in QApplication.topLevelWidgets() if isinstance(w, TagManager) and w.isVisible()
     )
@@ -95,26 +95,26 @@ def test_triage_keys_configurable_and_kept(qtbot, make_app, monkeypatch):
         "getMultiLineText",
         lambda *a, **k: ("m tag must-read Must read\nx status read Done", True),
     )
-    app.window.actions.triage_setup.trigger()
-    assert [d.label for d in app.window.triage.decisions] == ["Must read", "Done"]
+    app.actions.triage_setup.trigger()
+    assert [d.label for d in app.triage.decisions] == ["Must read", "Done"]
     app.window.close()
     again = make_app()
     w = again.window
-    w.actions.triage.trigger()
+    again.actions.triage.trigger()
     pid = w.pane.paper_id
     qtbot.keyClick(w.sidebar.view, Qt.Key.Key_M)
     assert again.controller.library.tags(pid) == ("must-read",)
-    assert w.triage_bar.label.text() == "1 / 19 triaged · 1 must read · 0 done"
+    assert again.triage_bar.label.text() == "1 / 19 triaged · 1 must read · 0 done"
 
 
 def test_bad_triage_keys_are_refused(qtbot, app, monkeypatch):
     monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a, **k: ("mm tag x", True))
-    app.window.actions.triage_setup.trigger()
+    app.actions.triage_setup.trigger()
     boxes = [
         b for b in QApplication.topLevelWidgets() if isinstance(b, QMessageBox) and b.isVisible()
     ]
     assert boxes and "line 1" in boxes[0].text()
-    assert [d.key for d in app.window.triage.decisions] == ["i", "l", "s"]
+    assert [d.key for d in app.triage.decisions] == ["i", "l", "s"]
     for box in boxes:
         box.close()
 

@@ -28,7 +28,7 @@ def test_import_conference_list_through_file_menu(qtbot, sync_app, monkeypatch, 
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ICML_LIST)], ""))
     reports = []
     sync_app.window.transfers.import_finished.connect(reports.append)
-    sync_app.window.actions.import_files.trigger()
+    sync_app.actions.import_files.trigger()
     assert reports, "no report"
     report = reports[0]
     assert report.added > 3000
@@ -350,7 +350,7 @@ def test_after_an_import_the_next_open_shows_the_same_papers_in_the_same_order(
     # another program's import meanwhile: its own file, kept beside the window's
     open_library(folder).library.add_papers([Paper("theirs", "Added by another window")])
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ICML_LIST)], ""))
-    sync_app.window.actions.import_files.trigger()
+    sync_app.actions.import_files.trigger()
     papers = sync_app.controller.library.papers()
     assert len(papers) > 3000 and "theirs" not in sync_app.controller.library
     again = open_library(folder).library
@@ -374,8 +374,8 @@ def test_the_file_dialogs_open_in_the_home_folder_then_where_the_last_file_was(
         return [str(SEED_TEXT)], ""
 
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", choose)
-    sync_app.window.actions.import_files.trigger()  # not the program's working folder
-    sync_app.window.actions.import_files.trigger()
+    sync_app.actions.import_files.trigger()  # not the program's working folder
+    sync_app.actions.import_files.trigger()
     assert asked == [str(tmp_path / "home"), str(SEED_TEXT.parent)]
     saved = []
 

@@ -8,6 +8,13 @@ from reader.core.models import Status
 from reader.ui.palette import CheatSheet, CommandPalette, fuzzy_score
 
 
+def _opened(app, action: str, kind: type) -> object:
+    """The dialog the user opens with Help's `action`."""
+    app.actions.by_name[action].trigger()
+    (dialog,) = [d for d in app.window.findChildren(kind) if d.isVisible()]
+    return dialog
+
+
 def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
     w = app.window
     lib = app.controller.library
@@ -18,8 +25,8 @@ def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
     qtbot.keyClick(
         view, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     )
-    assert w.triage.active and w.triage_bar.isVisible()
-    assert w.triage_bar.label.text() == "1 / 19 triaged · 0 interesting · 0 read later · 1 skip"
+    assert app.triage.active and app.triage_bar.isVisible()
+    assert app.triage_bar.label.text() == "1 / 19 triaged · 0 interesting · 0 read later · 1 skip"
     keys = [
         Qt.Key.Key_I,
         Qt.Key.Key_S,
@@ -40,7 +47,7 @@ def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
     assert seen == expected_order  # auto-advance skips what is already triaged
     assert [lib.tags(p) for p in seen[:2]] == [("interesting",), ("skip",)]
     assert lib.status(seen[2]) is Status.READING
-    assert w.triage_bar.label.text().startswith(
+    assert app.triage_bar.label.text().startswith(
         "11 / 19 triaged · 4 interesting · 2 read later · 5 skip"
     )
     assert w.pane.paper_id == ids[11]
@@ -52,7 +59,7 @@ def test_triage_ten_papers_by_keyboard_and_undo(qtbot, app):
     qtbot.keyClick(view, Qt.Key.Key_S)
     assert lib.tags(seen[-1]) == ("skip",)
     qtbot.keyClick(view, Qt.Key.Key_Escape)
-    assert not w.triage.active and not w.triage_bar.isVisible()
+    assert not app.triage.active and not app.triage_bar.isVisible()
     # out of triage mode the decision keys do nothing
     current = w.pane.paper_id
     qtbot.keyClick(view, Qt.Key.Key_I)
@@ -64,7 +71,7 @@ def test_triage_resumes_at_first_untriaged(qtbot, app):
     ids = w.sidebar.model.ids()
     app.controller.library.add_tags(ids[:4], ["interesting"])
     w.sidebar.select_paper(ids[2])
-    w.actions.triage.trigger()
+    app.actions.triage.trigger()
     assert w.pane.paper_id == ids[4]
 
 
@@ -85,7 +92,7 @@ def test_opening_a_paper_never_marks_it_read(qtbot, app):
     ],
 )
 def test_palette_fuzzy_matches_and_runs(qtbot, app, query, best):
-    palette = app.window.show_palette()
+    palette = _opened(app, "palette", CommandPalette)
     qtbot.keyClicks(palette.entry, query)
     first = palette.model.data(palette.model.index(0))
     assert first.startswith(best)
@@ -115,7 +122,7 @@ def test_cheatsheet_lists_every_shortcut(qtbot, app):
     rows = {command: keys for _group, command, keys, _where in sheet.rows()}
     assert rows["Mark Read"] == "3"
     assert rows["Command Palette"].startswith("Ctrl+K")
-    with_keys = {a.text().replace("&", "").rstrip("…") for a in w.actions.all() if a.shortcuts()}
+    with_keys = {a.text().replace("&", "").rstrip("…") for a in app.actions.all() if a.shortcuts()}
     assert with_keys <= set(rows)
     assert rows["Interesting"] == "I"  # triage keys too
     sheet.close()
@@ -125,8 +132,8 @@ def test_the_cheatsheet_says_where_each_key_acts_and_names_undo_plainly(qtbot, a
     w = app.window
     click = w.sidebar.view
     qtbot.keyClick(click, Qt.Key.Key_3)  # something to undo: Undo's own text names it
-    assert w.actions.undo.text() != "&Undo"
-    sheet = w.show_cheatsheet()
+    assert app.actions.undo.text() != "&Undo"
+    sheet = _opened(app, "cheatsheet", CheatSheet)
     where = {(command, keys): place for _group, command, keys, place in sheet.rows()}
     assert where[("Mark Unread", "1")] == "in the list"
     assert where[("Highlight as claim", "1")] == "in the abstract, text chosen"
@@ -137,7 +144,7 @@ def test_the_cheatsheet_says_where_each_key_acts_and_names_undo_plainly(qtbot, a
 
 
 def test_the_palette_lists_a_command_once_with_every_key(qtbot, app):
-    palette = app.window.show_palette()
+    palette = _opened(app, "palette", CommandPalette)
     qtbot.keyClicks(palette.entry, "search")
     names = [palette.model.data(palette.model.index(r)) for r in range(palette.model.rowCount())]
     assert names.count("Search") == 1
@@ -154,7 +161,7 @@ def test_fuzzy_score():
 
 
 def test_palette_model_passes_qt_model_tester(qtmodeltester, app):
-    palette = app.window.show_palette()
+    palette = _opened(app, "palette", CommandPalette)
     qtmodeltester.check(palette.model, force_py=True)
     palette.model.set_filter("mark")
     qtmodeltester.check(palette.model, force_py=True)

@@ -252,7 +252,7 @@ def test_context_menu_sets_status(qtbot, app, monkeypatch):
     from reader.ui import actions as actions_module
 
     pid = click_row(qtbot, app, 8)
-    menu = actions_module.list_context_menu(app.controller, app.window.actions, QPoint(5, 5))
+    menu = actions_module.list_context_menu(app.controller, app.actions, QPoint(5, 5))
     texts = [a.text() for a in menu.actions()]
     assert "Mark Reading" in texts
     next(a for a in menu.actions() if a.text() == "Mark Reading").trigger()

@@ -15,7 +15,8 @@ KILLS = 200
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the harness forks its savers")
 def test_a_killed_saver_loses_no_acknowledged_save(tmp_path):
     # Each saver loops over notes and tags (journal lines, the journal folded into
-    # annotations.json every few saves), catalogue updates, saved searches (a
+    # annotations.json every few saves), catalogue updates and imports of a JSON file
+    # (catalogue files, and the catalogue's SQLite index in the cache folder), saved searches (a
     # rewrite of annotations.json with the journal folded in) and backups (a fold
     # first), writing an acknowledgement after every save returns; it is killed
     # 0-80 ms after it starts (before, during or between saves), then the library

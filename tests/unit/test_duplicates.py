@@ -127,6 +127,21 @@ def test_duplicate_groups() -> None:
     assert duplicate_groups(papers[:2]) == []
 
 
+def test_titles_whose_math_one_source_mangled_are_possible_duplicates() -> None:
+    # ICML 2019 as papercopilot lists it (JSON) and as PMLR's BibTeX has it
+    title = "Learning Linear-Quadratic Regulators Efficiently with only $%s$ Regret"
+    papers = [
+        Paper("json", title % "\\sqrtT", authors=("Alon Cohen", "Tomer Koren")),
+        Paper("bib", title % "\\sqrt{T}", authors=("Alon Cohen", "Yishay Mansour")),
+        Paper("other", title % "\\log T", authors=("Jane Doe",)),  # another first author
+        Paper("short", "A $2$ B", authors=("Alon Cohen",)),  # too few words to go by
+        Paper("short2", "A $3$ B", authors=("Alon Cohen",)),
+    ]
+    assert duplicate_groups(papers) == [["json", "bib"]]
+    # an import matches on the title as it is: the two stay two papers
+    assert plan_import({"json": papers[0]}, papers[1:2]).added == papers[1:2]
+
+
 @pytest.fixture
 def run(tmp_path: Path, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     def run(*args: str) -> str:

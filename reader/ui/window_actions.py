@@ -1,0 +1,210 @@
+"""The window's own actions: triage, themes, table and zoom, tags, smart lists, More
+Like This, the command palette and the shortcut sheet."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QInputDialog, QMainWindow
+
+from reader.ui import plain
+from reader.ui.actions import Actions
+from reader.ui.main_window import MainWindow
+
+if TYPE_CHECKING:
+    from reader.ui.interest import Interest
+    from reader.ui.triage import Triage
+
+
+def add_window_actions(
+    window: MainWindow, actions: Actions, triage: Triage, interest: Interest | None
+) -> None:
+    """Triage keys, themes, zoom, tag keys, smart lists, the palette and the cheat sheet."""
+    from reader.ui.tag_manager import install_tag_actions
+    from reader.ui.theme import THEMES
+
+    add = actions.add
+    for decision, action in zip(triage.decisions, triage.decision_actions, strict=True):
+        actions.put(f"triage_{decision.key}", action)
+    actions.put("triage_exit", triage.exit_action)
+    look = window.appearance
+    group = QActionGroup(window)
+    for theme in THEMES:
+        action = add(
+            f"theme_{theme}",
+            f"{theme.capitalize()} Theme",
+            [],
+            lambda t=theme: look.set_theme(t),
+            menu="&View",
+        )
+        action.setCheckable(True)
+        action.setChecked(theme == look.theme)
+        group.addAction(action)
+    look.theme_applied.connect(
+        lambda _mode: actions.by_name[f"theme_{look.theme}"].setChecked(True)
+    )
+    actions.separator("&View")
+    table = add(
+        "table_view",
+        "&Table View",
+        ["Ctrl+Alt+T"],
+        lambda: window.show_table(actions.by_name["table_view"].isChecked()),
+        menu="&View",
+    )
+    table.setCheckable(True)
+    table.setChecked(window.sidebar.model.table)
+    table.setToolTip("The papers as a table: title, first author, venue, year, status, tags")
+    lines = add(
+        "two_line_titles",
+        "Two-Line &Titles",
+        [],
+        lambda: window.sidebar.view.set_title_lines(
+            2 if actions.by_name["two_line_titles"].isChecked() else 1
+        ),
+        menu="&View",
+    )
+    lines.setCheckable(True)
+    lines.setChecked(window.sidebar.view.title_lines() == 2)
+    actions.separator("&View")
+    add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
+    add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
+    add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
+    install_tag_actions(window, window.controller, actions)
+    add(
+        "save_search",
+        "&Save Search as Smart List…",
+        ["Ctrl+S"],
+        lambda: save_search(window),
+        menu="&Go",
+    )
+    add("delete_search", "&Delete Smart List…", [], lambda: delete_search(window), menu="&Go")
+    add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window, triage), menu="&Go")
+    add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
+    actions.by_name["triage"].setCheckable(True)
+    triage.mode_changed.connect(actions.by_name["triage"].setChecked)
+    if interest is not None:
+
+        def more_like() -> None:
+            ids = window.controller.target_ids()
+            if ids:
+                interest.more_like(paper_ids=ids)
+                window.statusBar().showMessage("Finding papers like these…", 5_000)
+
+        add(
+            "more_like",
+            "&More Like This",
+            ["Shift+M"],  # (plain letters may be triage keys the user chose)
+            more_like,
+            menu="&Paper",
+            list_only=True,
+        ).setToolTip(
+            "The list sorted by likeness to the paper shown (or the papers selected), "
+            "learnt on this computer: each paper's score, and in the pane why"
+        )
+        window.sidebar.facets.like_requested.connect(
+            lambda key: _more_like_facet(window, interest, key)
+        )
+    add(
+        "palette",
+        "Command &Palette…",
+        ["Ctrl+K", "Ctrl+Shift+P"],
+        lambda: show_palette(window, actions),
+        menu="&Help",
+    )
+    add(
+        "cheatsheet",
+        "&Keyboard Shortcuts",
+        ["?", "Shift+?", "F1"],
+        lambda: show_cheatsheet(window, actions, triage),
+        menu="&Help",
+    )
+
+
+def show_palette(window: QMainWindow, actions: Actions) -> None:
+    """Help → Command Palette…: the enabled actions, found by a few letters."""
+    from reader.ui.palette import CommandPalette
+
+    CommandPalette([a for a in actions.all() if a.isEnabled()], window).open()
+
+
+def show_cheatsheet(window: MainWindow, actions: Actions, triage: Triage) -> None:
+    """Help → Keyboard Shortcuts: every key, by menu, and where it acts."""
+    from reader.ui.palette import CheatSheet
+
+    def where(action: QAction) -> str:
+        owner = action.parent()
+        if action in (*triage.decision_actions, triage.exit_action):
+            return "in triage mode"
+        if owner is window.sidebar.view:
+            return "in the list"
+        if owner is window.pane.browser:
+            return "in the abstract, text chosen"
+        return "anywhere"
+
+    CheatSheet(actions.by_menu(), window, where).open()
+
+
+def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str]) -> None:
+    """Papers like those of a tag, or of a smart list (the papers it matches)."""
+    group, value = key
+    if group == "tag":
+        interest.more_like(tag=value)
+    else:
+        from reader.core.query import parse
+
+        sidebar = window.sidebar
+        query = sidebar.saved_searches.get(value, "")
+        ids = sidebar.index.filter(parse(query), window.controller.library.paper_ids())
+        if not ids:
+            window.statusBar().showMessage(f"No paper in {value} to learn from.", 5_000)
+            return
+        interest.more_like(paper_ids=ids)
+        interest.like_what = value
+    window.statusBar().showMessage(f"Finding papers like {interest.like_what}…", 5_000)
+
+
+def save_search(window: MainWindow) -> None:
+    """Go → Save Search as Smart List…"""
+    query = window.sidebar.query_text()
+    if not query:
+        window.statusBar().showMessage("Type a search or choose facets first.", 8_000)
+        return
+    name, ok = QInputDialog.getText(window, "Save search", plain.html(f"Name for “{query}”:"))
+    if ok and name.strip():
+        try:
+            window.controller.library.save_search(name, query)
+        except (ValueError, OSError) as exc:
+            window.warn(f"Smart list not saved: {exc}")
+
+
+def delete_search(window: MainWindow) -> None:
+    """Go → Delete Smart List…"""
+    names = sorted(window.controller.library.prefs.saved_searches(), key=str.casefold)
+    if not names:
+        return
+    name, ok = QInputDialog.getItem(window, "Delete smart list", "Smart list:", names, 0, False)
+    if ok and name:
+        window.controller.library.delete_search(name)
+
+
+def configure_triage(window: MainWindow, triage: Triage) -> None:
+    """Go → Triage Keys…: one decision a line."""
+    from reader.ui.triage import parse_decisions
+
+    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
+    text, ok = QInputDialog.getMultiLineText(
+        window,
+        "Triage keys",
+        "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
+        current,
+    )
+    if not ok:
+        return
+    try:
+        decisions = parse_decisions(text)
+        window.controller.library.prefs.set_triage_decisions([d.to_dict() for d in decisions])
+    except (ValueError, OSError) as exc:
+        window.warn(f"Triage keys not changed: {exc}")
+        return
+    triage.set_decisions(decisions)
