@@ -327,8 +327,9 @@ class CatalogueDB:
         """The connection of its own abstracts() reads a file's index with (None: the
         index is in memory, read through the one connection). Held: self._reading."""
         if self._reader is None and self.path is not None:
-            with self._mutex:
-                self._connection()  # (made, checked or set aside first)
+            if self._db is None:  # (made, checked or set aside first: once)
+                with self._mutex:
+                    self._connection()
             if self.path is not None:
                 self._reader = sqlite3.connect(
                     f"{self.path.as_uri()}?mode=ro", uri=True, timeout=30, check_same_thread=False

@@ -145,3 +145,20 @@ def test_the_ranking_reads_the_abstracts(folder):
     lib = _open(folder)
     features = Features.build(lib.completed(lib.papers()))
     assert "quokka" in features.names and "numbat" in features.names
+
+
+def test_an_abstract_is_read_while_an_import_writes_the_index(tmp_path, monkeypatch):
+    # an import's worker holds the index for its whole write (seconds at 100k papers):
+    # the paper the user selects meanwhile is read on a connection of its own
+    import threading
+
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    store = LibraryFolder(tmp_path / "lib")
+    store.add_papers([Paper("a", "Spin glasses", (), "The quokka lattice.")])
+    found: dict[str, str] = {}
+    with store.catalogue._mutex:  # (as CatalogueDB.add holds it while it writes)
+        reader = threading.Thread(target=lambda: found.update(store.abstracts(["a"])))
+        reader.start()
+        reader.join(timeout=10)
+        assert found == {"a": "The quokka lattice."}
+    store.close()
