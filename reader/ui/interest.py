@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from reader.core.library import Change, Library
@@ -137,6 +138,8 @@ class Interest(QObject):
             return built, model, model.ranked()
 
         def done(result: tuple[Features, Model, list[str]]) -> None:
+            if not shiboken6.isValid(self):  # (its window closed while it learnt)
+                return
             self._running = False
             built, model, order = result
             if generation == self._generation:
@@ -147,6 +150,8 @@ class Interest(QObject):
             self._next()
 
         def fail(exc: BaseException) -> None:
+            if not shiboken6.isValid(self):
+                return
             self._running = False
             self.failed.emit(f"Predicted interest could not be learnt: {exc}")
             self._next()
