@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check reader tests bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+
+# the command line's catalogue: resources/locale/*/LC_MESSAGES/*.mo from resources/translations/*.po (Babel)
+translations: $(STAMP)
+	$(PY) -m tests.helpers.po
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run.py --papers $(or $(N),3300)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from reader import __version__, paths
+from reader.cli_lang import _, help_formatter, language_code, ngettext
 from reader.core.library import Library, UnknownPaper
 from reader.core.models import Status
 
@@ -35,48 +36,68 @@ def _add_common(p: argparse.ArgumentParser, default: Any = None) -> None:
         "--data-dir",
         metavar="DIR",
         default=default,
-        help="library folder (default: $READER_DATA_DIR or the user data folder)",
+        help=_("library folder (default: $READER_DATA_DIR or the user data folder)"),
+    )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_code,
+        default=default,
+        help=_(
+            "language of the messages and of the window: en or zh_CN (default: the one"
+            " chosen in the window's View menu for this library, else the system's)"
+        ),
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paper-reader",
-        description="Read, triage and annotate research paper lists.",
+        description=_("Read, triage and annotate research paper lists."),
+        formatter_class=help_formatter,
     )
-    parser.add_argument("--version", action="version", version=f"paper-reader {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"paper-reader {__version__}",
+        help=_("show the program's version number and exit"),
+    )
     _add_common(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=help_formatter
+        )
         # SUPPRESS: `--data-dir X list` must not be reset by the sub-command's default
         _add_common(p, default=argparse.SUPPRESS)
         return p
 
-    p = command("list", "list matching papers: id, status, tags, title")
-    p.add_argument("query", nargs="*", help="search query (see the README)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = command("list", _("list matching papers: id, reading status, tags, title"))
+    p.add_argument("query", nargs="*", help=_("search query (see the README)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
-    p = command("show", "show one paper with its annotation")
+    p = command("show", _("show one paper with its annotation"))
     p.add_argument("id")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
-    p = command("status", "set the reading status")
+    p = command("status", _("set the reading status"))
     p.add_argument("id")
-    p.add_argument("status", help="unread, reading or read")
+    p.add_argument("status", help=_("unread, reading or read"))
 
-    for name, verb in (("tag", "add"), ("untag", "remove")):
-        p = command(name, f"{verb} tags")
+    for name, help_text in (("tag", _("add tags")), ("untag", _("remove tags"))):
+        p = command(name, help_text)
         p.add_argument("id")
         p.add_argument("tags", nargs="+", metavar="TAG")
 
-    p = command("note", "set a paper's Markdown note")
+    p = command("note", _("set a paper's Markdown note"))
     p.add_argument("id")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--set", dest="text", metavar="TEXT", help="the note's new text")
-    group.add_argument("--file", metavar="PATH", help="read the note from a file ('-' for stdin)")
-    group.add_argument("--edit", action="store_true", help="edit in $EDITOR")
+    group.add_argument("--set", dest="text", metavar="TEXT", help=_("the note's new text"))
+    group.add_argument(
+        "--file", metavar="PATH", help=_("read the note from a file ('-' for stdin)")
+    )
+    group.add_argument("--edit", action="store_true", help=_("edit in $EDITOR"))
 
     from reader import cli_transfer
 
@@ -100,7 +121,7 @@ def _open(args: argparse.Namespace) -> OpenedLibrary:
     try:
         opened = open_library(folder)
     except (StorageError, OSError) as exc:
-        raise CliError(f"cannot open library: {exc}") from exc
+        raise CliError(_("cannot open library: {error}").format(error=exc)) from exc
     for message in [*opened.notices, *opened.messages]:
         print(message, file=sys.stderr)
     return opened
@@ -158,7 +179,13 @@ def cmd_list(lib: Library, args: argparse.Namespace) -> None:
         return
     for pid in ids:
         tags = " ".join(f"#{t}" for t in lib.tags(pid))
-        print(f"{pid}\t{lib.status(pid).value}\t{tags}\t{plain(lib.paper(pid).title)}")
+        print(f"{pid}\t{status_text(lib.status(pid))}\t{tags}\t{plain(lib.paper(pid).title)}")
+
+
+def status_text(status: Status) -> str:
+    """A reading status in the user's language."""
+    names = {Status.UNREAD: _("unread"), Status.READING: _("reading"), Status.READ: _("read")}
+    return names.get(status, status.value)
 
 
 def cmd_show(lib: Library, args: argparse.Namespace) -> None:
@@ -179,24 +206,33 @@ def cmd_show(lib: Library, args: argparse.Namespace) -> None:
     print(" · ".join(str(x) for x in (data["venue"], data["year"], data["presentation"]) if x))
     if data["url"]:
         print(data["url"])
-    print(f"id: {pid}    status: {data['status']}    tags: {', '.join(data['tags']) or '-'}")
+    tags = _(", ").join(data["tags"]) or "-"
+    status = status_text(lib.status(pid))
+    print(
+        _("id: {id}    reading status: {status}    tags: {tags}").format(
+            id=pid, status=status, tags=tags
+        )
+    )
     if data["abstract"]:
         print()
         print(plain(data["abstract"]))
     if data["note"]:
-        print("\nNote:\n" + data["note"])
+        print("\n" + _("Note:") + "\n" + data["note"])
     for version in conflicts:
-        print(f"\nConflicting version of the note, written on {version.device}:\n{version.text}")
+        heading = _("Conflicting version of the note, written on {device}:")
+        print("\n" + heading.format(device=version.device) + "\n" + version.text)
 
 
 def cmd_status(lib: Library, args: argparse.Namespace) -> None:
     try:
         status = Status.parse(args.status)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    except ValueError:
+        message = _("unknown status {given!r} (expected one of: {names})")
+        names = ", ".join(s.value for s in Status)
+        raise CliError(message.format(given=args.status, names=names)) from None
     pid = _paper_id(lib, args.id)
     lib.set_status([pid], status)
-    print(f"{pid}: {status.value}")
+    print(f"{pid}: {status_text(status)}")
 
 
 def cmd_tag(lib: Library, args: argparse.Namespace) -> None:
@@ -205,7 +241,7 @@ def cmd_tag(lib: Library, args: argparse.Namespace) -> None:
         lib.add_tags([pid], args.tags)
     else:
         lib.remove_tags([pid], args.tags)
-    print(f"{pid}: {' '.join(lib.tags(pid)) or '(no tags)'}")
+    print(f"{pid}: {' '.join(lib.tags(pid)) or _('(no tags)')}")
 
 
 def cmd_note(lib: Library, args: argparse.Namespace) -> None:
@@ -216,14 +252,20 @@ def cmd_note(lib: Library, args: argparse.Namespace) -> None:
         try:
             text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise CliError(f"cannot read {args.file}: {exc}") from None
+            message = _("cannot read {path}: {error}")
+            raise CliError(message.format(path=args.file, error=exc)) from None
     else:
         text = _edit_in_editor(lib.annotation(pid).note)
     try:
         lib.set_note(pid, text)
     except ValueError as exc:
-        raise CliError(f"note not saved: {exc}") from None
-    print(f"{pid}: note saved ({len(text)} characters)")
+        raise CliError(_("note not saved: {error}").format(error=exc)) from None
+    saved = ngettext(
+        "{id}: note saved ({count:,} character)",
+        "{id}: note saved ({count:,} characters)",
+        len(text),
+    )
+    print(saved.format(id=pid, count=len(text)))
 
 
 #: The signals that stop `note --edit` with its temporary file removed (SIGKILL cannot be
@@ -303,14 +345,17 @@ def _edit_in_editor(text: str) -> str:
             with open(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
             if _run_editor([*editor.split(), name]) != 0:
-                raise CliError(f"{editor} exited with an error; note unchanged")
+                message = _("{editor} exited with an error; note unchanged")
+                raise CliError(message.format(editor=editor))
             try:
                 return Path(name).read_text("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                raise CliError(f"cannot read the edited note: {exc}; note unchanged") from None
+                message = _("cannot read the edited note: {error}; note unchanged")
+                raise CliError(message.format(error=exc)) from None
     except _Stopped as stopped:
         what = signal.Signals(stopped.signum).name
-        raise CliError(f"stopped by {what} while editing; note unchanged") from None
+        message = _("stopped by {signal} while editing; note unchanged")
+        raise CliError(message.format(signal=what)) from None
     finally:
         if name:
             with contextlib.suppress(OSError):
@@ -323,7 +368,8 @@ def _run_editor(command: list[str]) -> int:
     try:
         editor = subprocess.Popen(command)
     except OSError as exc:
-        raise CliError(f"cannot run the editor {command[0]!r}: {exc.strerror or exc}") from None
+        message = _("cannot run the editor {editor!r}: {error}")
+        raise CliError(message.format(editor=command[0], error=exc.strerror or exc)) from None
     try:
         return editor.wait()
     except _Stopped as stopped:
@@ -346,7 +392,9 @@ def _paper_id(lib: Library, given: str) -> str:
     matches = [pid for pid in lib.paper_ids() if pid.startswith(given)] if len(given) >= 4 else []
     if len(matches) == 1:
         return matches[0]
-    raise CliError(f"no paper with id {given!r}" + (" (ambiguous prefix)" if matches else ""))
+    if matches:
+        raise CliError(_("{given!r} begins the ids of several papers").format(given=given))
+    raise CliError(_("no paper with id {given!r}").format(given=given))
 
 
 def _print_json(data: Any) -> None:
@@ -365,11 +413,19 @@ COMMANDS: dict[str, Callable[[Library, argparse.Namespace], None]] = {
 
 
 def _fail(message: str) -> NoReturn:
-    print(f"paper-reader: error: {message}", file=sys.stderr)
+    print(_("paper-reader: error: {message}").format(message=message), file=sys.stderr)
     raise SystemExit(2)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from reader import cli_lang
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with cli_lang.speaking(cli_lang.choose(argv)):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     if not args.command:
         from reader.platform_check import check
@@ -383,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         collector.hold()  # until the window's first paint (reader.ui.app releases it)
         from reader.ui.app import run
 
-        code: int = run(paths.data_dir(args.data_dir))
+        code: int = run(paths.data_dir(args.data_dir), lang=args.lang)
         return code
     from reader import cli_backup, cli_cite, cli_hygiene, cli_rank, cli_transfer
     from reader.core.library import SaveFailed
@@ -412,9 +468,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, cli_rank.RankError) as exc:
         _fail(str(exc))
     except UnknownPaper as exc:
-        _fail(str(exc))
+        _fail(_("no paper with id {given!r}").format(given=exc.args[0]))
     except (StorageError, SaveFailed) as exc:
-        _fail(f"not saved: {exc}")
+        _fail(_("not saved: {error}").format(error=exc))
     except BrokenPipeError:
         return 0
     finally:

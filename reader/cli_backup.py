@@ -8,16 +8,17 @@ from collections.abc import Callable
 from typing import Any
 
 from reader import paths
+from reader.cli_lang import _, ngettext
 from reader.core.library import Library
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
-    p = command("backup", "back up the annotations now (kept in the library's backups/ folder)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = command("backup", _("back up the annotations now (kept in the library's backups/ folder)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
-    p = command("restore", "list the backups, or restore one (the current file is kept aside)")
-    p.add_argument("name", nargs="?", help="the backup to restore (a unique prefix is enough)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = command("restore", _("list the backups, or restore one (the current file is kept aside)"))
+    p.add_argument("name", nargs="?", help=_("the backup to restore (a unique prefix is enough)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def _backups(args: argparse.Namespace) -> Any:
@@ -33,13 +34,13 @@ def cmd_backup(lib: Library, args: argparse.Namespace) -> None:
     try:
         path = _backups(args).take("manual", force=True)
     except StorageError as exc:
-        raise CliError(f"backup not taken: {exc}") from None
+        raise CliError(_("backup not taken: {error}").format(error=exc)) from None
     if path is None:
-        raise CliError("backup not taken: there are no annotations to back up yet")
+        raise CliError(_("backup not taken: there are no annotations to back up yet"))
     if args.json:
         _print_json({"name": path.name, "path": str(path)})
     else:
-        print(f"backup taken: {path.name}\n  in {path.parent}")
+        print(_("backup taken: {name}\n  in {folder}").format(name=path.name, folder=path.parent))
 
 
 def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
@@ -67,10 +68,15 @@ def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
             _print_json(rows)
             return
         if not rows:
-            print(f"no backups yet in {backups.dir}", file=sys.stderr)
+            print(_("no backups yet in {folder}").format(folder=backups.dir), file=sys.stderr)
         for row in rows:
+            count = row["annotations"]
             count_text = (
-                "damaged" if row["annotations"] is None else f"{row['annotations']} annotations"
+                _("damaged")
+                if count is None
+                else ngettext("{count:,} annotation", "{count:,} annotations", count).format(
+                    count=count
+                )
             )
             print(f"{row['name']}\t{row['reason']}\t{count_text}")
         return
@@ -78,13 +84,13 @@ def cmd_restore(lib: Library, args: argparse.Namespace) -> None:
         info = backups.find(args.name)
         aside = backups.restore(info.name)
     except StorageError as exc:
-        raise CliError(f"not restored: {exc}") from None
+        raise CliError(_("not restored: {error}").format(error=exc)) from None
     if args.json:
         _print_json({"restored": info.name, "previous": str(aside) if aside else None})
         return
-    print(f"restored {info.name}")
+    print(_("restored {name}").format(name=info.name))
     if aside:
-        print(f"  the previous annotations were kept as {aside}")
+        print(_("  the previous annotations were kept as {path}").format(path=aside))
 
 
 COMMANDS: dict[str, Callable[[Library, Any], None]] = {

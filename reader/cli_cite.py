@@ -7,16 +7,17 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from reader.cli_lang import _
 from reader.core.library import Library
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
-    p = command("cite", "print BibTeX entries (the library's cite keys) or plain citations")
+    p = command("cite", _("print BibTeX entries (the library's cite keys) or plain citations"))
     p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument("--format", choices=("bibtex", "text"), default="bibtex")
 
-    p = command("duplicates", "list groups of papers an import would take for one paper")
-    p.add_argument("--json", action="store_true", help="print JSON (a list of id lists)")
+    p = command("duplicates", _("list groups of papers an import would take for one paper"))
+    p.add_argument("--json", action="store_true", help=_("print JSON (a list of id lists)"))
 
 
 def cmd_cite(lib: Library, args: argparse.Namespace) -> None:

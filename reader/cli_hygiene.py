@@ -7,20 +7,21 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from reader.cli_lang import _, ngettext
 from reader.core.library import Library
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
-    p = command("delete", "move papers to the trash (what you wrote about them is kept)")
+    p = command("delete", _("move papers to the trash (what you wrote about them is kept)"))
     p.add_argument("ids", nargs="+", metavar="ID")
 
-    p = command("trash", "list the papers in the trash, put some back, or empty it")
+    p = command("trash", _("list the papers in the trash, put some back, or empty it"))
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--restore", nargs="+", metavar="ID", help="put these papers back")
-    how.add_argument("--empty", action="store_true", help="forget them and what you wrote")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    how.add_argument("--restore", nargs="+", metavar="ID", help=_("put these papers back"))
+    how.add_argument("--empty", action="store_true", help=_("forget them and what you wrote"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
-    p = command("merge", "make OTHER part of KEEP (tags, highlights, note), OTHER to the trash")
+    p = command("merge", _("make OTHER part of KEEP (tags, highlights, note), OTHER to the trash"))
     p.add_argument("keep", metavar="KEEP")
     p.add_argument("other", metavar="OTHER")
 
@@ -29,7 +30,12 @@ def cmd_delete(lib: Library, args: argparse.Namespace) -> None:
     from reader.cli import _paper_id
 
     gone = lib.delete_papers([_paper_id(lib, given) for given in args.ids])
-    print(f"moved {_papers(len(gone))} to the trash (trash --restore ID... puts them back)")
+    moved = ngettext(
+        "moved {count:,} paper to the trash (trash --restore ID... puts it back)",
+        "moved {count:,} papers to the trash (trash --restore ID... puts them back)",
+        len(gone),
+    )
+    print(moved.format(count=len(gone)))
 
 
 def _restore(lib: Library, ids: list[str]) -> None:
@@ -38,9 +44,12 @@ def _restore(lib: Library, ids: list[str]) -> None:
     trash = {p.id: p for p in lib.trash()}
     missing = [given for given in ids if given not in trash]
     if missing:
-        raise CliError(f"not in the trash: {missing[0]}")
+        raise CliError(_("not in the trash: {id}").format(id=missing[0]))
     lib.restore_papers([trash[given] for given in dict.fromkeys(ids)])
-    print(f"put back {_papers(len(set(ids)))}")
+    count = len(set(ids))
+    print(
+        ngettext("put back {count:,} paper", "put back {count:,} papers", count).format(count=count)
+    )
 
 
 def cmd_trash(lib: Library, args: argparse.Namespace) -> None:
@@ -51,7 +60,13 @@ def cmd_trash(lib: Library, args: argparse.Namespace) -> None:
         _restore(lib, args.restore)
         return
     if args.empty:
-        print(f"forgot {_papers(lib.empty_trash())} and what was written about them")
+        count = lib.empty_trash()
+        forgot = ngettext(
+            "forgot {count:,} paper and what was written about it",
+            "forgot {count:,} papers and what was written about them",
+            count,
+        )
+        print(forgot.format(count=count))
         return
     papers = lib.trash()
     if args.json:
@@ -66,13 +81,9 @@ def cmd_merge(lib: Library, args: argparse.Namespace) -> None:
 
     keep, other = _paper_id(lib, args.keep), _paper_id(lib, args.other)
     if keep == other:
-        raise CliError("give two different papers")
+        raise CliError(_("give two different papers"))
     lib.merge_papers(keep, other)
-    print(f"merged {other} into {keep} ({other} is in the trash)")
-
-
-def _papers(n: int) -> str:
-    return f"{n:,} paper" + ("" if n == 1 else "s")
+    print(_("merged {other} into {keep} ({other} is in the trash)").format(other=other, keep=keep))
 
 
 COMMANDS: dict[str, Callable[[Library, Any], None]] = {

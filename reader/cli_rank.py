@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reader.cli_lang import _
 from reader.core.library import Library
 
 
@@ -17,35 +18,37 @@ class RankError(Exception):
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
-    p = command("rank", "undecided papers in the order triage would show them, with scores")
-    p.add_argument("query", nargs="*", help="only papers matching this query")
+    p = command("rank", _("undecided papers in the order triage would show them, with scores"))
+    p.add_argument("query", nargs="*", help=_("only papers matching this query"))
     like = p.add_mutually_exclusive_group()
-    like.add_argument("--like", metavar="ID", help="papers like this one, by score")
-    like.add_argument("--tag", metavar="TAG", help="papers like those tagged TAG, by score")
-    p.add_argument("--limit", type=int, metavar="N", help="only the first N")
-    p.add_argument("--json", action="store_true", help="print JSON (with each score's why)")
+    like.add_argument("--like", metavar="ID", help=_("papers like this one, by score"))
+    like.add_argument("--tag", metavar="TAG", help=_("papers like those tagged TAG, by score"))
+    p.add_argument("--limit", type=int, metavar="N", help=_("only the first N"))
+    p.add_argument("--json", action="store_true", help=_("print JSON (with each score's why)"))
 
-    p = command("triage", "record triage decisions as the window does")
+    p = command("triage", _("record triage decisions as the window does"))
     p.add_argument("ids", nargs="+", metavar="ID")
-    p.add_argument("decision", help="interesting, later or skip (or a decision's key)")
+    p.add_argument("decision", help=_("interesting, later or skip (or a decision's key)"))
 
-    p = command("simulate", "ASReview-style simulation of triage on a labelled CSV")
+    p = command("simulate", _("ASReview-style simulation of triage on a labelled CSV"))
     p.add_argument(
-        "file", metavar="FILE.csv", help="columns title, abstract, authors, label_included"
+        "file", metavar="FILE.csv", help=_("columns title, abstract, authors, label_included")
     )
-    p.add_argument("--prior-idx", nargs="+", type=int, metavar="I", help="rows to start from")
+    p.add_argument("--prior-idx", nargs="+", type=int, metavar="I", help=_("rows to start from"))
     p.add_argument("--prior-included", type=int, default=1, metavar="N")
     p.add_argument("--prior-excluded", type=int, default=1, metavar="N")
-    p.add_argument("--seed", type=int, default=1, help="draws the priors and the random picks")
+    p.add_argument("--seed", type=int, default=1, help=_("draws the priors and the random picks"))
     p.add_argument(
         "--exploration",
         type=float,
         default=0.0,
         metavar="SHARE",
-        help="share of random picks (default 0: always the best ranked, as ASReview's max"
-        " query; triage in the window and `rank` use 0.05)",
+        help=_(
+            "share of random picks (default 0: always the best ranked, as ASReview's max"
+            " query; triage in the window and `rank` use 0.05)"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def _print_json(data: Any) -> None:
@@ -65,11 +68,13 @@ def cmd_rank(lib: Library, args: argparse.Namespace) -> None:
     like = [_paper_id(lib, args.like)] if args.like else []
     labels = training_labels(lib, decisions, tag=args.tag, like=like)
     if args.tag and not any(labels.values()):
-        raise RankError(f"no paper is tagged {args.tag!r}")
+        raise RankError(_("no paper is tagged {tag!r}").format(tag=args.tag))
     if not (like or args.tag) and not can_learn(labels):
         raise RankError(
-            "nothing to learn from yet: mark one paper interesting and one skipped"
-            " (paper-reader triage ID interesting)"
+            _(
+                "nothing to learn from yet: mark one paper interesting and one skipped"
+                " (paper-reader triage ID interesting)"
+            )
         )
     query = parse(" ".join(args.query))
     if query.warning:
@@ -97,7 +102,7 @@ def cmd_rank(lib: Library, args: argparse.Namespace) -> None:
         )
         return
     for pid in order:
-        why = ", ".join(f for f, _ in model.explain(pid, 4))
+        why = ", ".join(feature for feature, _weight in model.explain(pid, 4))
         print(f"{pid}\t{model.score(pid):.3f}\t{plain(lib.paper(pid).title)}\t({why})")
 
 
@@ -109,7 +114,8 @@ def cmd_triage(lib: Library, args: argparse.Namespace) -> None:
     decision = find_decision(decisions, args.decision)
     if decision is None:
         names = ", ".join(d.label.lower() for d in decisions)
-        raise RankError(f"unknown decision {args.decision!r} (expected one of: {names})")
+        message = _("unknown decision {given!r} (expected one of: {names})")
+        raise RankError(message.format(given=args.decision, names=names))
     ids = [_paper_id(lib, given) for given in args.ids]  # every id known before any edit
     for pid in ids:
         apply_decision(lib, pid, decision, decisions)
@@ -128,7 +134,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     if args.prior_idx:
         bad = [i for i in args.prior_idx if not 0 <= i < len(papers)]
         if bad:
-            raise RankError(f"--prior-idx {bad[0]}: the file has rows 0 to {len(papers) - 1}")
+            message = _("--prior-idx {given}: the file has rows 0 to {last}")
+            raise RankError(message.format(given=bad[0], last=len(papers) - 1))
         priors = list(dict.fromkeys(args.prior_idx))
     else:
         try:
@@ -137,11 +144,11 @@ def cmd_simulate(args: argparse.Namespace) -> None:
             raise RankError(f"{args.file}: {exc}") from None
     exploration = args.exploration
     if not 0 <= exploration <= 1:
-        raise RankError("--exploration must be between 0 and 1")
+        raise RankError(_("--exploration must be between 0 and 1"))
     rest = len(papers) - len(priors)
     relevant = sum(labels) - sum(labels[i] for i in priors)  # (for the measures, after)
     if relevant <= 0:
-        raise RankError(f"{args.file}: no relevant row beyond the priors")
+        raise RankError(_("{file}: no relevant row beyond the priors").format(file=args.file))
     order = simulate(papers, oracle, priors, exploration=exploration, seed=args.seed)
     result = {
         "file": args.file,
@@ -156,11 +163,20 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     if args.json:
         _print_json(result)
         return
-    print("order: " + " ".join(map(str, order)))
+    print(_("order: {rows}").format(rows=" ".join(map(str, order))))
+    measures = _(
+        "WSS@95 {wss:.3f}  recall@10% {recall:.3f}  average time to discovery {atd:.1f}"
+        "  ({papers:,} papers, {relevant:,} relevant, priors {priors})"
+    )
     print(
-        f"WSS@95 {result['wss95']:.3f}  recall@10% {result['recall10']:.3f}"
-        f"  average time to discovery {result['atd']:.1f}"
-        f"  ({len(papers)} papers, {sum(labels)} relevant, priors {priors})"
+        measures.format(
+            wss=result["wss95"],
+            recall=result["recall10"],
+            atd=result["atd"],
+            papers=len(papers),
+            relevant=sum(labels),
+            priors=priors,
+        )
     )
 
 

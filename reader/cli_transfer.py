@@ -6,35 +6,41 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from reader.cli_lang import _, ngettext
 from reader.core.library import Library
+
+if TYPE_CHECKING:
+    from reader.importing import ImportReport
 
 
 def add_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     from reader.formats import EXPORT_FORMATS, IMPORT_FORMATS
 
-    p = command("import", "import paper lists; reports added, updated, skipped")
+    p = command("import", _("import paper lists; reports added, updated, skipped"))
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--format", choices=IMPORT_FORMATS, help="override format detection")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--format", choices=IMPORT_FORMATS, help=_("override format detection"))
+    p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     p.add_argument(
         "--max-size",
         metavar="SIZE",
         type=_size,
-        help="refuse files larger than this (e.g. 500M, 2G; default: $READER_MAX_IMPORT_SIZE,"
-        " else 1G)",
+        help=_(
+            "refuse files larger than this (e.g. 500M, 2G; default: $READER_MAX_IMPORT_SIZE,"
+            " else 1G)"
+        ),
     )
 
-    p = command("export", "export papers with their annotations")
+    p = command("export", _("export papers with their annotations"))
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS)
     p.add_argument(
         "-o",
         "--output",
         metavar="PATH",
-        help="file (a folder for markdown); standard output when absent",
+        help=_("file (a folder for markdown); standard output when absent"),
     )
-    p.add_argument("query", nargs="*", help="only papers matching this query")
+    p.add_argument("query", nargs="*", help=_("only papers matching this query"))
 
 
 def _size(text: str) -> int:
@@ -65,9 +71,31 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> None:
     if args.json:
         _print_json(report.to_dict())
     else:
-        print(report.summary())
+        print(summary(report))
         for skip in report.skipped:
-            print(f"  skipped {skip.place}: {skip.reason}")
+            print(_("  skipped {place}: {reason}").format(place=skip.place, reason=skip.reason))
+
+
+def summary(report: ImportReport) -> str:
+    """What an import did, in the user's language (ImportReport.summary() is English)."""
+    text = _(
+        "{files}: {added:,} added, {updated:,} updated, {unchanged:,} unchanged,"
+        " {skipped:,} skipped"
+    ).format(
+        files=_(", ").join(report.files),
+        added=report.added,
+        updated=report.updated,
+        unchanged=report.unchanged,
+        skipped=len(report.skipped),
+    )
+    if report.annotations:
+        restored = ngettext(
+            ", {count:,} annotation restored",
+            ", {count:,} annotations restored",
+            report.annotations,
+        )
+        text += restored.format(count=report.annotations)
+    return "\n".join([text, *report.notes])
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> None:
@@ -81,9 +109,11 @@ def cmd_export(lib: Library, args: argparse.Namespace) -> None:
         try:
             written = export_to(lib, ids, args.format, Path(args.output))
         except OSError as exc:
-            raise CliError(f"export failed: {exc}") from None
-        count = f"{len(ids):,} paper" + ("" if len(ids) == 1 else "s")
-        print(f"exported {count} to {display_name(str(written))}", file=sys.stderr)
+            raise CliError(_("export failed: {error}").format(error=exc)) from None
+        done = ngettext(
+            "exported {count:,} paper to {path}", "exported {count:,} papers to {path}", len(ids)
+        )
+        print(done.format(count=len(ids), path=display_name(str(written))), file=sys.stderr)
     else:
         sys.stdout.write(export_text(lib, ids, args.format))
 

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from reader.cli_lang import _
+
 #: runs `ldd` on the files and gives its standard output, or None if it could not run
 Runner = Callable[[Sequence[Path]], str | None]
 
@@ -67,18 +69,19 @@ PACKAGES: Mapping[str, str] = {
 
 _NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$", re.MULTILINE)
 
-HEADLESS_HINT = (
-    "Run it inside a desktop session, or for headless use set QT_QPA_PLATFORM=offscreen; "
-    "the sub-commands (paper-reader --help) need no display."
-)
-
 
 def no_display_message(env: Mapping[str, str]) -> str:
     if env.get("QT_QPA_PLATFORM"):
-        why = f"QT_QPA_PLATFORM={env['QT_QPA_PLATFORM']} needs DISPLAY, which is not set"
+        why = _("QT_QPA_PLATFORM={platform} needs DISPLAY, which is not set").format(
+            platform=env["QT_QPA_PLATFORM"]
+        )
     else:
-        why = "neither DISPLAY nor WAYLAND_DISPLAY is set"
-    return f"paper-reader: there is no display to open the window on ({why}). {HEADLESS_HINT}"
+        why = _("neither DISPLAY nor WAYLAND_DISPLAY is set")
+    return _(
+        "paper-reader: there is no display to open the window on ({why}). Run it inside a"
+        " desktop session, or for headless use set QT_QPA_PLATFORM=offscreen; the"
+        " sub-commands (paper-reader --help) need no display."
+    ).format(why=why)
 
 
 def uses_xcb(env: Mapping[str, str], platform: str) -> bool:
@@ -141,24 +144,23 @@ def package_for(soname: str) -> str:
 
 def missing_message(missing: Iterable[str], *, has_apt: bool = True) -> str:
     sonames = list(missing)
-    line = (
-        f"paper-reader: the window needs system libraries that are missing: {', '.join(sonames)}."
-    )
+    line = _("paper-reader: the window needs system libraries that are missing: {names}.")
+    line = line.format(names=", ".join(sonames))
     packages = " ".join(dict.fromkeys(PACKAGES[s] for s in sonames if s in PACKAGES))
     if packages:
         line += (
-            f" Install them with: sudo apt-get install {packages}"
+            _(" Install them with: sudo apt-get install {packages}")
             if has_apt
-            else f" Install the packages that provide them (on Debian/Ubuntu: {packages})"
-        )
+            else _(" Install the packages that provide them (on Debian/Ubuntu: {packages})")
+        ).format(packages=packages)
     unknown = ", ".join(s for s in sonames if s not in PACKAGES)
     if unknown:
-        where = "apt-file search" if has_apt else "your distribution's package search"
+        where = "apt-file search" if has_apt else _("your distribution's package search")
         line += (
-            f"; find the package of {unknown} with {where}"
+            _("; find the package of {names} with {where}")
             if packages
-            else f" Find the package of {unknown} with {where}"
-        )
+            else _(" Find the package of {names} with {where}")
+        ).format(names=unknown, where=where)
     return line
 
 

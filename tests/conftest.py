@@ -11,6 +11,9 @@ os.environ.pop("READER_DATA_DIR", None)
 # every test program is one device (its files: devices/this-device/), never one made
 # in ~/.config; tests of several devices name theirs
 os.environ["READER_DEVICE_ID"] = "this-device"
+# the command line speaks English whatever the machine's locale (reader.language: LANGUAGE
+# comes first); tests of other languages set theirs
+os.environ["LANGUAGE"] = "en"
 # the catalogue's and the search's indexes go to a throwaway folder, never ~/.cache
 os.environ["READER_CACHE_DIR"] = tempfile.mkdtemp(prefix="reader-test-cache-")
 

@@ -432,7 +432,7 @@ def install_quit_signals(qapp: QApplication) -> QObject:
     return notifier
 
 
-def run(folder: Path) -> int:
+def run(folder: Path, lang: str | None = None) -> int:
     from PySide6.QtWidgets import QMessageBox
 
     from reader.ui.single_instance import InstanceServer, ask_running_instance

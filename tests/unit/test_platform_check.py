@@ -337,7 +337,7 @@ def fake_window(monkeypatch):
     """reader.ui.app replaced: `runs` lists each folder a window was opened on."""
     runs: list[Path] = []
     fake = types.ModuleType("reader.ui.app")
-    fake.run = lambda folder: runs.append(folder) or 0  # type: ignore[attr-defined]
+    fake.run = lambda folder, lang=None: runs.append(folder) or 0  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "reader.ui.app", fake)
     monkeypatch.setattr("reader.core.collector.hold", lambda: None)
     return runs
