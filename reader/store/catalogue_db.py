@@ -19,7 +19,7 @@ from pathlib import Path
 
 from reader.core.models import NOT_LOADED, Paper, paper_from_row
 from reader.store.cachefile import cache_dir, library_name, set_aside
-from reader.store.paper_files import PapersFile, catalogue_files, read_file
+from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, scan_file
 
 #: 2: pdf, keywords and primary_area; 3: papers deleted (an older index is made anew)
 SCHEMA = 3
@@ -65,6 +65,7 @@ _FILL = f"""
 UPDATE papers SET ({_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 WHERE id = ? AND title = '' AND abstract = '' AND deleted != '' AND rank > ?
 """
+_EMPTY = "SELECT id FROM papers WHERE title = '' AND abstract = '' AND deleted != ''"
 #: between the authors of a paper in its row
 AUTHORS_SEP = "\x1f"
 #: rows read per fetch while loading
@@ -213,10 +214,15 @@ class CatalogueDB:
         if any(on_disk.get(name) != stat for name, stat in known.items()):
             db.executescript("BEGIN IMMEDIATE; DELETE FROM papers; DELETE FROM files; COMMIT;")
             known = {}
-        found = [read_file(folder, name, problems) for name in on_disk if name not in known]
+        # each file looked over (its stamp: the order they are taken in), then its papers
+        # read as they are taken: never a file's papers all in memory at once
+        found = [scan_file(folder, name, problems) for name in on_disk if name not in known]
         new = sorted((f for f in found if f is not None), key=lambda f: (f.stamp, f.name))
         for papers_file in new:
-            self._take(db, papers_file, on_disk[papers_file.name])
+            try:
+                self._take(db, papers_file, on_disk[papers_file.name])
+            except FileChanged:
+                continue  # (changed since it was looked over: taken at the next open)
 
     def add(self, folder: Path, name: str, papers_file: PapersFile) -> None:
         """Take in the catalogue file `name` just written (`papers_file`: what it holds)."""
@@ -231,10 +237,19 @@ class CatalogueDB:
         rank = f"{papers_file.stamp}\x00{papers_file.name}"
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.executemany(_UPSERT, _rows(rank, papers_file.papers))
-            db.executemany(_FILL, (
-                (*row[1:], row[1], rank) for row in _rows(rank, papers_file.papers)
-            ))  # fmt: skip
+            # the papers deleted before their line came (by a file of a later stamp):
+            # rows without fields, which their lines fill (in one pass over the papers)
+            empty = {pid for (pid,) in db.execute(_EMPTY)}
+            filling: list[tuple[object, ...]] = []
+
+            def rows() -> Iterator[tuple[object, ...]]:
+                for row in _rows(rank, papers_file.papers):
+                    if row[1] in empty:
+                        filling.append((*row[1:], row[1], rank))
+                    yield row
+
+            db.executemany(_UPSERT, rows())
+            db.executemany(_FILL, filling)
             db.executemany(_DELETE, ((rank, pid, how) for pid, how in papers_file.deleted.items()))
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", (papers_file.name, *stat))
             db.execute("COMMIT")

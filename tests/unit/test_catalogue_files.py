@@ -181,13 +181,13 @@ def test_reopening_reads_no_catalogue_file_it_already_took_in(tmp_path, monkeypa
     lib = open_library(folder).library
     lib.add_papers([_paper("new-1")])
     read: list[str] = []
-    real = paper_files.read_file
+    real = paper_files.scan_file
 
     def counting(folder_, name, problems):
         read.append(name)
         return real(folder_, name, problems)
 
-    monkeypatch.setattr(catalogue_db, "read_file", counting)
+    monkeypatch.setattr(catalogue_db, "scan_file", counting)
     assert "new-1" in open_library(folder).library
     assert read == []
     _file_of(folder, "desk", [_paper("p9")], "1000000000001.0000.desk")
@@ -241,3 +241,24 @@ def test_a_small_library_is_indexed_in_memory_and_leaves_no_cache_file(tmp_path,
     assert not (tmp_path / "cache" / "catalogues").exists()
     monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 1000)  # now it is large
     assert open_library(folder).folder.catalogue.path is not None
+
+
+def test_a_file_read_a_line_at_a_time_that_changes_meanwhile_is_taken_whole_later(tmp_path):
+    # a file's papers are read from it as they go into the index (never all in memory):
+    # if it can no longer be read whole by then, none of it is taken, and it is taken
+    # at the next open
+    folder = tmp_path / "lib"
+    name = _file_of(folder, "desk", [_paper("p1"), _paper("p2")], "1000000000001.0000.desk")
+    whole = (folder / name).read_bytes()
+    problems: list[str] = []
+    found = paper_files.scan_file(folder, name, problems)
+    assert found is not None and found.stamp == "1000000000001.0000.desk"
+    (folder / name).write_bytes(whole[: whole.index(b"\n") + 1])  # (its papers gone)
+    db = CatalogueDB(tmp_path / "index.sqlite3")
+    with pytest.raises(paper_files.FileChanged):
+        db._take(db._connection(), found, (1, 1))
+    assert db.papers() == []
+    (folder / name).write_bytes(whole)
+    db.sync(folder, problems)
+    assert [p.id for p in db.papers()] == ["p1", "p2"] and problems == []
+    db.close()
