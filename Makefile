@@ -25,8 +25,17 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# the command line's catalogue: resources/locale/*/LC_MESSAGES/*.mo from resources/translations/*.po (Babel)
+# the catalogues: the window's (new strings into the .ts files, to translate, see
+# resources/translations/GLOSSARY.md; then the .qm files the package ships) and the
+# command line's (resources/locale/*/LC_MESSAGES/*.mo from resources/translations/*.po,
+# with Babel)
+TS := resources/translations/paper_reader
+LUPDATE := $(VENV)/bin/pyside6-lupdate -silent -extensions py -no-obsolete -locations none
 translations: $(STAMP)
+	$(LUPDATE) -target-language zh_CN reader -ts $(TS)_zh_CN.ts
+	$(LUPDATE) -pluralonly -target-language en reader -ts $(TS)_en.ts
+	$(VENV)/bin/pyside6-lrelease -silent $(TS)_zh_CN.ts -qm $(TS)_zh_CN.qm
+	$(VENV)/bin/pyside6-lrelease -silent $(TS)_en.ts -qm $(TS)_en.qm
 	$(PY) -m tests.helpers.po
 
 bench: $(STAMP)

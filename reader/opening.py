@@ -39,6 +39,9 @@ class OpenedLibrary:
         self.messages = [] if messages is None else messages
         #: plain information (a new library was seeded)
         self.notices = [] if notices is None else notices
+        #: the papers of the bundled sample a new library was given (0: none); the
+        #: notices say so too, in English (the window says it in its language)
+        self.seeded = 0
 
     @property
     def backups(self) -> Backups:
@@ -77,6 +80,11 @@ def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
     return opened
 
 
+def seeded_notice(folder: Path, count: int) -> str:
+    """The notice that a new library in `folder` was given `count` sample papers."""
+    return f"New library in {folder}: added the {count} papers of the bundled sample."
+
+
 def _open(folder: Path, seed: bool) -> OpenedLibrary:
     store = LibraryFolder(folder)
     try:
@@ -85,6 +93,7 @@ def _open(folder: Path, seed: bool) -> OpenedLibrary:
         moved = [f"The annotations of an earlier version could not be moved: {exc}"]
     messages = [*moved, *recover(store)]
     notices = []
+    seeded = 0
     try:
         catalogue = migrate_papers_json(store)
         if catalogue:
@@ -97,11 +106,12 @@ def _open(folder: Path, seed: bool) -> OpenedLibrary:
     elif seed and store.is_empty():
         papers = sample_papers()
         store.add_papers(papers)
-        notices.append(
-            f"New library in {folder}: added the {len(papers)} papers of the bundled sample."
-        )
+        seeded = len(papers)
+        notices.append(seeded_notice(folder, seeded))
     if not read_only and ANNOTATIONS_FILE not in store.unreadable:
         messages.extend(migrate(store))
     library = Library(store)
     messages.extend(store.take_problems())  # (later ones: the window's poll)
-    return OpenedLibrary(library, store, messages, notices)
+    opened = OpenedLibrary(library, store, messages, notices)
+    opened.seeded = seeded
+    return opened

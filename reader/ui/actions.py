@@ -1,85 +1,35 @@
 """The actions on papers with their shortcuts, the menus they fill and the list's
-context menu (the window's own actions: reader.ui.window_actions)."""
+context menu (the window's own actions: reader.ui.window_actions; the actions' register:
+reader.ui.action_set)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, Qt, QUrl
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPoint, Qt, QUrl
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMenu, QWidget
 
 from reader.core.models import Status
 from reader.ui import plain
+from reader.ui.action_set import Actions, undo_actions
 from reader.ui.controller import PaperController
-from reader.ui.main_window import MENUS
+from reader.ui.i18n import Counted
+from reader.ui.main_window import MainWindow
 from reader.ui.transfer import Transfers
 
-Keys = list[str] | QKeySequence.StandardKey
+if TYPE_CHECKING:
+    pass
+
+translate = QCoreApplication.translate
 
 
-class Actions:
-    """The window's actions by name, and which menu each belongs to (in order).
-
-    Single-letter shortcuts are `list_only`: they act only while the paper list
-    has focus, so typing in the search box, tag entry or note never triggers them."""
-
-    def __init__(self, window: QMainWindow, view: QWidget) -> None:
-        self._window = window
-        self._view = view
-        self.by_name: dict[str, QAction] = {}
-        self.menus: dict[str, list[str | None]] = {m: [] for m in MENUS}
-        self.mark: dict[Status, QAction] = {}
-
-    def add(
-        self,
-        name: str,
-        text: str,
-        keys: Keys,
-        slot: Callable[[], object],
-        *,
-        menu: str | None = None,
-        list_only: bool = False,
-    ) -> QAction:
-        owner = self._view if list_only else self._window
-        action = QAction(text, owner)
-        if isinstance(keys, QKeySequence.StandardKey):
-            action.setShortcut(keys)
-        else:
-            action.setShortcuts([QKeySequence(k) for k in keys])
-        if list_only:
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        owner.addAction(action)
-        action.triggered.connect(lambda _checked=False: slot())
-        self.put(name, action, menu)
-        return action
-
-    def put(self, name: str, action: QAction, menu: str | None = None) -> None:
-        self.by_name[name] = action
-        if menu:
-            self.menus[menu].append(name)
-
-    def separator(self, menu: str) -> None:
-        self.menus[menu].append(None)
-
-    def __getattr__(self, name: str) -> QAction:
-        try:
-            return self.__dict__["by_name"][name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def all(self) -> list[QAction]:
-        return list(self.by_name.values())
-
-    def by_menu(self) -> dict[str, list[QAction]]:
-        """Actions grouped by menu; those in no menu (triage keys, `/`) come last."""
-        groups = {
-            m.replace("&", ""): [self.by_name[n] for n in names if n]
-            for m, names in self.menus.items()
-        }
-        listed = {n for names in self.menus.values() for n in names if n}
-        groups["Other keys"] = [a for n, a in self.by_name.items() if n not in listed]
-        return groups
+#: the marking actions' texts by status
+MARK = {
+    Status.UNREAD: QT_TRANSLATE_NOOP("Actions", "Mark Unread"),
+    Status.READING: QT_TRANSLATE_NOOP("Actions", "Mark Reading"),
+    Status.READ: QT_TRANSLATE_NOOP("Actions", "Mark Read"),
+}
 
 
 def build_actions(
@@ -90,37 +40,46 @@ def build_actions(
     actions = Actions(window, view)
     add = actions.add
 
-    add("import_files", "&Import…", ["Ctrl+O"], transfers.choose_and_import, menu="&File")
+    add(
+        "import_files",
+        QT_TRANSLATE_NOOP("Actions", "&Import…"),
+        ["Ctrl+O"],
+        transfers.choose_and_import,
+        menu="&File",
+    )
     actions.separator("&File")
     add(
         "export_selection",
-        "Export &Selection…",
+        QT_TRANSLATE_NOOP("Actions", "Export &Selection…"),
         ["Ctrl+E"],
-        lambda: transfers.choose_and_export(controller.target_ids(), "the selection"),
+        lambda: transfers.choose_and_export(controller.target_ids(), "selection"),
         menu="&File",
     )
     add(
         "export_view",
-        "Export Current &View…",
+        QT_TRANSLATE_NOOP("Actions", "Export Current &View…"),
         ["Ctrl+Shift+E"],
-        lambda: transfers.choose_and_export(sidebar.model.ids(), "the current view"),
+        lambda: transfers.choose_and_export(sidebar.model.ids(), "view"),
         menu="&File",
     )
     add(
         "export_all",
-        "Export &Everything…",
+        QT_TRANSLATE_NOOP("Actions", "Export &Everything…"),
         [],
-        lambda: transfers.choose_and_export(controller.library.paper_ids(), "the whole library"),
+        lambda: transfers.choose_and_export(controller.library.paper_ids(), "library"),
         menu="&File",
     )
     actions.separator("&File")
-    add("quit", "&Quit", QKeySequence.StandardKey.Quit, window.close, menu="&File")
+    add(
+        "quit",
+        QT_TRANSLATE_NOOP("Actions", "&Quit"),
+        QKeySequence.StandardKey.Quit,
+        window.close,
+        menu="&File",
+    )
 
-    undo = controller.undo_stack.createUndoAction(window, "&Undo")
-    undo.setIconText("Undo")  # (its text names what it undoes: the sheet and palette keep this)
+    undo, redo = undo_actions(window, controller.undo_stack, actions)
     undo.setShortcut(QKeySequence.StandardKey.Undo)
-    redo = controller.undo_stack.createRedoAction(window, "&Redo")
-    redo.setIconText("Redo")
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     window.addActions([undo, redo])
     actions.put("undo", undo, "&Edit")
@@ -129,7 +88,7 @@ def build_actions(
     for n, status in enumerate(Status, start=1):
         actions.mark[status] = add(
             f"mark_{status.value}",
-            f"Mark {status.value.capitalize()}",
+            MARK[status],
             [str(n)],
             lambda s=status: controller.set_status(s),
             menu="&Paper",
@@ -149,7 +108,9 @@ def build_actions(
         ids = controller.target_ids()
         if not ids:
             return
-        tag, ok = QInputDialog.getText(window, "Add tag", f"Tag for {len(ids)} paper(s):")
+        tag, ok = QInputDialog.getText(
+            window, translate("Actions", "Add tag"), Counted().tag_for(len(ids))
+        )
         if ok and tag.strip():
             controller.add_tags([t for t in tag.split(",") if t.strip()], ids)
 
@@ -160,10 +121,16 @@ def build_actions(
             if url.lower().startswith(("http://", "https://")):
                 pane.browser.anchorClicked.emit(QUrl(url))
 
-    add("add_tag", "Add Tag to Selection…", ["Ctrl+T"], add_tag_dialog, menu="&Paper")
+    add(
+        "add_tag",
+        QT_TRANSLATE_NOOP("Actions", "Add Tag to Selection…"),
+        ["Ctrl+T"],
+        add_tag_dialog,
+        menu="&Paper",
+    )
     add(
         "focus_tags",
-        "Edit Tags",
+        QT_TRANSLATE_NOOP("Actions", "Edit Tags"),
         ["T"],
         lambda: focus(pane.tag_editor.entry),
         menu="&Paper",
@@ -171,7 +138,7 @@ def build_actions(
     )
     add(
         "focus_note",
-        "Edit Note",
+        QT_TRANSLATE_NOOP("Actions", "Edit Note"),
         ["N"],
         lambda: focus(pane.note_editor.editor),
         menu="&Paper",
@@ -179,7 +146,7 @@ def build_actions(
     )
     add(
         "open_link",
-        "Open Paper Page",
+        QT_TRANSLATE_NOOP("Actions", "Open Paper Page"),
         ["O", "Ctrl+Return"],
         open_link,
         menu="&Paper",
@@ -194,28 +161,24 @@ def build_actions(
         ids = controller.target_ids()
         if ids:
             QApplication.clipboard().setText(cite(controller.library.papers(), ids, fmt))
-            one, many = (
-                ("citation", "citations") if fmt == "text" else ("BibTeX entry", "BibTeX entries")
-            )
-            count = f"{len(ids):,} {one if len(ids) == 1 else many}"
-            window.statusBar().showMessage(f"Copied {count}", 5_000)
+            counted = Counted()
+            copied = counted.copied_citations if fmt == "text" else counted.copied_bibtex
+            window.statusBar().showMessage(copied(len(ids)), 5_000)
 
     def delete() -> None:
         from reader.ui.hygiene import delete_chosen
 
         n = delete_chosen(controller)
         if n:
-            what = f"{n:,} paper{'' if n == 1 else 's'}"
-            window.statusBar().showMessage(
-                f"Moved {what} to the Trash (Edit → Undo puts them back)", 8_000
-            )
+            window.statusBar().showMessage(Counted().moved_to_trash(n), 8_000)
 
     def merge_chosen() -> None:
         from reader.ui.hygiene import merge_group
 
         ids = controller.target_ids()
         if len(ids) < 2:
-            window.statusBar().showMessage("Select two or more papers to merge", 5_000)
+            told = translate("Actions", "Select two or more papers to merge")
+            window.statusBar().showMessage(told, 5_000)
             return
         shown = pane.paper_id
         keep = shown if shown in ids else ids[0]  # the paper shown keeps everything
@@ -228,31 +191,78 @@ def build_actions(
         dialog.open()
 
     actions.separator("&Paper")
-    add("delete_papers", "Move to &Trash", ["Delete"], delete, menu="&Paper", list_only=True)
-    add("merge_papers", "&Merge Selected Papers", [], merge_chosen, menu="&Paper")
-    add("show_trash", "T&rash…", [], lambda: open_dialog("trash"), menu="&Go")
-    add("show_duplicates", "Possible &Duplicates…", [], lambda: open_dialog("dups"), menu="&Go")
+    add(
+        "delete_papers",
+        QT_TRANSLATE_NOOP("Actions", "Move to &Trash"),
+        ["Delete"],
+        delete,
+        menu="&Paper",
+        list_only=True,
+    )
+    add(
+        "merge_papers",
+        QT_TRANSLATE_NOOP("Actions", "&Merge Selected Papers"),
+        [],
+        merge_chosen,
+        menu="&Paper",
+    )
+    add(
+        "show_trash",
+        QT_TRANSLATE_NOOP("Actions", "T&rash…"),
+        [],
+        lambda: open_dialog("trash"),
+        menu="&Go",
+    )
+    add(
+        "show_duplicates",
+        QT_TRANSLATE_NOOP("Actions", "Possible &Duplicates…"),
+        [],
+        lambda: open_dialog("dups"),
+        menu="&Go",
+    )
     actions.separator("&Paper")
     add(
         "copy_citation",
-        "Copy &Citation",
+        QT_TRANSLATE_NOOP("Actions", "Copy &Citation"),
         ["Ctrl+Shift+C"],
         lambda: copy_cited("text"),
         menu="&Paper",
     )
     add(
         "copy_bibtex",
-        "Copy as &BibTeX",
+        QT_TRANSLATE_NOOP("Actions", "Copy as &BibTeX"),
         ["Ctrl+Alt+C"],
         lambda: copy_cited("bibtex"),
         menu="&Paper",
     )
 
-    add("next_paper", "Next Paper", ["J"], lambda: sidebar.move(1), menu="&Go", list_only=True)
-    add("prev_paper", "Previous Paper", ["K"], lambda: sidebar.move(-1), menu="&Go", list_only=True)
-    add("focus_search", "Search", ["Ctrl+F"], focus_search, menu="&Go")
-    add("slash_search", "Search", ["/"], focus_search, list_only=True)
-    add("focus_list", "Go to List", ["Ctrl+L"], lambda: focus(view, needs_paper=False), menu="&Go")
+    add(
+        "next_paper",
+        QT_TRANSLATE_NOOP("Actions", "Next Paper"),
+        ["J"],
+        lambda: sidebar.move(1),
+        menu="&Go",
+        list_only=True,
+    )
+    add(
+        "prev_paper",
+        QT_TRANSLATE_NOOP("Actions", "Previous Paper"),
+        ["K"],
+        lambda: sidebar.move(-1),
+        menu="&Go",
+        list_only=True,
+    )
+    add(
+        "focus_search", QT_TRANSLATE_NOOP("Actions", "Search"), ["Ctrl+F"], focus_search, menu="&Go"
+    )
+    add("slash_search", QT_TRANSLATE_NOOP("Actions", "Search"), ["/"], focus_search, list_only=True)
+    add(
+        "focus_list",
+        QT_TRANSLATE_NOOP("Actions", "Go to List"),
+        ["Ctrl+L"],
+        lambda: focus(view, needs_paper=False),
+        menu="&Go",
+    )
 
     def context_menu(pos: QPoint) -> None:
         list_context_menu(controller, actions, pos).popup(view.viewport().mapToGlobal(pos))
@@ -261,16 +271,10 @@ def build_actions(
     return actions
 
 
-def build_menus(window: QMainWindow, actions: Actions) -> None:
-    """Fill the menu bar (its menus may be there already, empty, from the first paint)."""
-    bar = window.menuBar()
-    existing = {a.text(): a.menu() for a in bar.actions()}
+def build_menus(window: MainWindow, actions: Actions) -> None:
+    """Fill the menu bar's menus (there already, empty, from the first paint)."""
     for title, names in actions.menus.items():
-        if not names:
-            continue
-        menu = existing.get(title)
-        if not isinstance(menu, QMenu):
-            menu = bar.addMenu(title)
+        menu = window.menus[title]
         for name in names:
             if name is None:
                 menu.addSeparator()
@@ -292,7 +296,7 @@ def list_context_menu(controller: PaperController, actions: Actions, pos: QPoint
         key=str.casefold,
     )
     if tags:
-        remove = menu.addMenu("Remove Tag")
+        remove = menu.addMenu(translate("Actions", "Remove Tag"))
         for tag in tags:
             remove.addAction(plain.action_text(tag), lambda t=tag: controller.remove_tags([t]))
     menu.addSeparator()

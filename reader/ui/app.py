@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, QTimer
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, QSettings, QTimer
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication
 
-from reader import __version__
+from reader import __version__, language
 from reader.core import collector, tex
 from reader.core.library import Library
-from reader.opening import OpenedLibrary, open_library
+from reader.opening import OpenedLibrary, open_library, seeded_notice
 from reader.store.storage import StorageError
-from reader.ui import plain, resources
+from reader.ui import i18n, plain, resources
 from reader.ui.controller import PaperController
 from reader.ui.facets import FacetPanel
+from reader.ui.i18n import Counted, fill
 from reader.ui.idle import AfterFirstPaint, WhenIdle
 from reader.ui.interest import INTEREST, LIKE, Interest
 from reader.ui.main_window import MainWindow
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from reader.ui.note_links import NoteLinks
     from reader.ui.tasks import TaskRunner
     from reader.ui.triage import Triage, TriageBar
+
+translate = QCoreApplication.translate
 
 #: the Fusion style everywhere (one look to test), asked for on Qt's command line:
 #: QApplication.setStyle() would load QStyle into Python (~10 ms of the start)
@@ -136,9 +139,15 @@ class App:
         )
 
 
-def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | None = None) -> App:
+def build(
+    folder: Path,
+    settings: QSettings | None = None,
+    runner: TaskRunner | None = None,
+    lang: str | None = None,
+) -> App:
     """Open the library in `folder` and build the window (not shown). Tests pass a
-    synchronous TaskRunner.
+    synchronous TaskRunner. The window speaks `lang` (--lang), else the language View →
+    Language chose for this library, else the system's (reader.language.resolve).
 
     Only what the first paint shows is built here; the rest (the window icon, actions
     and menu items, triage, highlighting, note links, polling, backups) follows in
@@ -150,6 +159,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     library = opened.library
     store = WindowSettings(settings or open_settings(folder))
     state = store.load()
+    i18n.use(language.resolve(lang or store.language(), None, QLocale.system().name()), qapp)
     appearance = Appearance(qapp)
     appearance.set_theme(state.theme)  # before the first widget: nothing to restyle yet
     undo_stack = QUndoStack()
@@ -166,7 +176,7 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     sidebar.use_interest(interest)
     window = MainWindow(controller, transfers, appearance, "Paper Reader")
     interest.setParent(window)
-    follow_reason(interest, sidebar, pane)
+    window.language_changed.connect(follow_reason(interest, sidebar, pane))
     told.append(window)
     controller.setParent(window)
 
@@ -206,6 +216,8 @@ def build(folder: Path, settings: QSettings | None = None, runner: TaskRunner | 
     window.closing.connect(lambda: _print_problems(app))
     window.closing.connect(sidebar.close_search)
     for notice in opened.notices:
+        if opened.seeded and notice == seeded_notice(folder, opened.seeded):
+            notice = fill(Counted().seeded(opened.seeded), str(folder))  # (in its language)
         window.statusBar().showMessage(plain.one_line(notice), 10_000)
     if opened.messages:
         window.warn("\n\n".join(opened.messages))
@@ -263,6 +275,7 @@ def _features(app: App) -> Iterator[None]:
     from reader.core.triage import stored_decisions
     from reader.ui.actions import build_actions, build_menus
     from reader.ui.highlights import build_highlighter
+    from reader.ui.language_menu import add_language_menu
     from reader.ui.note_links import NoteLinks
     from reader.ui.theme import flat_scroll_bars
     from reader.ui.triage import Triage, TriageBar
@@ -278,12 +291,27 @@ def _features(app: App) -> Iterator[None]:
     add_window_actions(window, actions, triage, app.interest)
     yield
     build_menus(window, actions)
+    add_language_menu(
+        window.menus["&View"],
+        actions,
+        app.settings.language(),
+        lambda code: choose_language(app, code),
+    )
+    window.language_changed.connect(actions.retranslate)
     yield
     app._highlighter = build_highlighter(window, controller, actions)
     yield
-    app._note_links = NoteLinks(window, controller)
+    note_links = app._note_links = NoteLinks(window, controller)
+    window.language_changed.connect(lambda: note_links.show_backlinks(window.pane.paper_id))
     yield
     flat_scroll_bars(window)
+
+
+def choose_language(app: App, code: str | None) -> None:
+    """View → Language: `code` (None: the system's) remembered in the library's
+    window.ini and used at once (every widget says its texts again)."""
+    app.settings.set_language(code)
+    i18n.use(code or language.resolve(None, None, QLocale.system().name()))
 
 
 def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
@@ -315,9 +343,10 @@ def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
     tex.load_parser()
 
 
-def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> None:
+def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> Callable[[], None]:
     """The pane says why the paper shown stands where it does while the list is in a
-    learnt order: its score, and the words, co-authors and venue that weigh most."""
+    learnt order: its score, and the words, co-authors and venue that weigh most.
+    Returns what says it again (in another language)."""
 
     def show(*_args: object) -> None:
         key = sidebar.sort_key()[0]
@@ -327,6 +356,7 @@ def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> Non
     pane.paper_shown.connect(show)
     interest.changed.connect(show)
     sidebar.filtered.connect(show)
+    return show
 
 
 class NeighbourPrefetch(QObject):
@@ -360,7 +390,7 @@ def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> No
         else:
             opened.backups.take_if_due(max_age_s=BACKUP_EVERY_S)
     except StorageError as exc:
-        controller.save_failed.emit(f"Backup failed: {exc}")
+        controller.save_failed.emit(fill(translate("App", "Backup failed: %1"), str(exc)))
 
 
 def _refresh(app: App) -> None:
@@ -372,7 +402,7 @@ def _refresh(app: App) -> None:
     try:
         controller.library.refresh()
     except StorageError as exc:
-        message = f"Could not re-read the library: {exc}"
+        message = fill(translate("App", "Could not re-read the library: %1"), str(exc))
         if message != app.refresh_error:  # (not every poll: once while it lasts)
             app.refresh_error = message
             controller.save_failed.emit(message)
@@ -445,12 +475,12 @@ def run(folder: Path, lang: str | None = None) -> int:
         )
         return 0
     try:
-        app = build(folder)
+        app = build(folder, lang=lang)
     except (StorageError, OSError) as exc:
         collector.release()
-        plain.message(
-            None, QMessageBox.Icon.Critical, "Paper Reader", f"Cannot open the library:\n{exc}"
-        ).exec()
+        i18n.use(language.resolve(lang, folder, QLocale.system().name()), qapp)
+        cannot = fill(translate("App", "Cannot open the library:\n%1"), str(exc))
+        plain.message(None, QMessageBox.Icon.Critical, "Paper Reader", cannot).exec()
         print(f"paper-reader: error: cannot open library: {exc}", file=sys.stderr)
         return 1
     qapp.aboutToQuit.connect(app.controller.flush)

@@ -5,16 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
 from reader.core.edits import NO_EDIT, Edit, Kept
 from reader.core.library import Library, SaveFailed
 from reader.core.models import Paper, Status
 from reader.store.storage import StorageError
-from reader.ui import plain
+from reader.ui import names, plain
+from reader.ui.i18n import Counted, fill, number
 
 if TYPE_CHECKING:
     from reader.core.triage import Decision
+
+translate = QCoreApplication.translate
 
 NOTE_COMMAND_ID = 1001
 
@@ -85,11 +89,11 @@ class EditCommand(LibraryCommand):
             self._edit = NO_EDIT
             self.first()
         else:
-            self._tell("Redo", self._library.revert(self._edit.inverse()))
+            self._tell(translate("Commands", "Redo"), self._library.revert(self._edit.inverse()))
 
     def revert(self) -> None:
         if self._edit is not None and not self._edit.is_empty:
-            self._tell("Undo", self._library.revert(self._edit))
+            self._tell(translate("Commands", "Undo"), self._library.revert(self._edit))
 
     def _tell(self, what: str, kept: Sequence[Kept]) -> None:
         if kept and self.on_kept is not None:
@@ -102,21 +106,19 @@ def kept_message(library: Library, what: str, kept: Sequence[Kept], shown: int =
     for one in kept[:shown]:
         if one.paper_id and one.paper_id in library:
             title = plain.one_line(library.paper(one.paper_id).title, 40)
-            parts.append(f"{one.what} of “{title}”")
+            parts.append(fill(translate("Commands", "%1 of “%2”"), one.what, title))
         else:
             parts.append(one.what)
-    more = f" and {len(kept) - shown} more" if len(kept) > shown else ""
-    n = len(kept)
-    changes = "change" if n == 1 else "changes"
-    told = ", ".join(parts) + more
-    return plain.one_line(f"{what} left {n} {changes} made elsewhere since: {told}")
+    told = ", ".join(parts)
+    if len(kept) > shown:
+        told = fill(translate("Commands", "%1 and %2 more"), told, number(len(kept) - shown))
+    return plain.one_line(Counted().changes_kept(len(kept), what, told))
 
 
 class SetStatusCommand(EditCommand):
     def __init__(self, library: Library, paper_ids: Sequence[str], status: Status) -> None:
         n = len(set(paper_ids))
-        what = "paper" if n == 1 else f"{n} papers"
-        super().__init__(library, f"Mark {what} {status.value}")
+        super().__init__(library, Counted().mark_papers(n, names.status(status.value).lower()))
         self._ids = list(dict.fromkeys(paper_ids))
         self._status = status
 
@@ -126,7 +128,7 @@ class SetStatusCommand(EditCommand):
 
 class AddTagsCommand(EditCommand):
     def __init__(self, library: Library, paper_ids: Sequence[str], tags: Sequence[str]) -> None:
-        super().__init__(library, f"Add tag {', '.join(tags)}")
+        super().__init__(library, fill(translate("Commands", "Add tag %1"), ", ".join(tags)))
         self._ids = list(dict.fromkeys(paper_ids))
         self._tags = list(tags)
 
@@ -136,7 +138,7 @@ class AddTagsCommand(EditCommand):
 
 class RemoveTagsCommand(EditCommand):
     def __init__(self, library: Library, paper_ids: Sequence[str], tags: Sequence[str]) -> None:
-        super().__init__(library, f"Remove tag {', '.join(tags)}")
+        super().__init__(library, fill(translate("Commands", "Remove tag %1"), ", ".join(tags)))
         self._ids = list(dict.fromkeys(paper_ids))
         self._tags = list(tags)
 
@@ -149,7 +151,7 @@ class SetNoteCommand(EditCommand):
     the first one's before to the last one's after)."""
 
     def __init__(self, library: Library, paper_id: str, old: str, new: str) -> None:
-        super().__init__(library, "Edit note")
+        super().__init__(library, translate("Commands", "Edit note"))
         self.paper_id = paper_id
         self._new = new
 
@@ -173,7 +175,8 @@ class TriageDecisionCommand(EditCommand):
     def __init__(
         self, library: Library, paper_id: str, decision: Decision, others: Sequence[Decision]
     ) -> None:
-        super().__init__(library, f"Triage: {decision.label}")
+        label = names.decision_label(decision.label)
+        super().__init__(library, fill(translate("Commands", "Triage: %1"), label))
         self._ids = [paper_id]
         self.paper_id = paper_id
         self._decision = decision
@@ -195,7 +198,7 @@ class DeletePapersCommand(LibraryCommand):
 
     def __init__(self, library: Library, paper_ids: Sequence[str]) -> None:
         n = len(paper_ids)
-        super().__init__(f"Move {n:,} paper{'' if n == 1 else 's'} to the Trash")
+        super().__init__(Counted().move_to_trash(n))
         self._library = library
         self._ids = list(paper_ids)
         self._gone: list[Paper] = []
@@ -212,7 +215,7 @@ class MergePapersCommand(LibraryCommand):
     the merge added and puts the other paper back."""
 
     def __init__(self, library: Library, keep: str, other: str) -> None:
-        super().__init__("Merge Papers")
+        super().__init__(translate("Commands", "Merge Papers"))
         self._library = library
         self.keep, self.other = keep, other
         self._paper = library.full_paper(other)
@@ -240,7 +243,7 @@ class ImportCommand(LibraryCommand):
         added: Sequence[str],
         name: str,
     ) -> None:
-        super().__init__(f"Import of {name}")
+        super().__init__(fill(translate("Commands", "Import of %1"), name))
         self._library = library
         self._papers, self._before, self._added = list(papers), list(before), list(added)
         self._done = True

@@ -10,6 +10,7 @@ from PySide6.QtGui import QUndoStack
 
 from reader.core.library import Change, Library
 from reader.core.models import Status
+from reader.ui.i18n import fill
 from reader.ui.reader_view import ReaderPane
 from reader.ui.sidebar import Sidebar
 
@@ -128,10 +129,10 @@ class PaperController(QObject):
 
     def _on_failure(self, message: str, kept: bool) -> None:
         if kept:
-            self.save_failed.emit(f"Not saved yet, kept and retried: {message}")
+            self.save_failed.emit(fill(self.tr("Not saved yet, kept and retried: %1"), message))
             self.retry_timer.start()
         else:
-            self.save_failed.emit(f"Not saved: {message}")
+            self.save_failed.emit(fill(self.tr("Not saved: %1"), message))
 
     def retry_saves(self) -> bool:
         """Write edits kept in memory after a failed save; True when all are on disk."""

@@ -4,31 +4,42 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPoint,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QMouseEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QWidget
 
 from reader.core.facets import Facets
 from reader.core.models import Status
-from reader.ui import plain
+from reader.ui import i18n, names, plain
 
+#: the groups' headings (translated when shown, as are the texts below)
 GROUPS = {
-    "smart": "Smart lists",
-    "status": "Status",
-    "tag": "Tags",
-    "venue": "Venue",
-    "year": "Year",
+    "smart": QT_TRANSLATE_NOOP("FacetPanel", "Smart lists"),
+    "status": QT_TRANSLATE_NOOP("FacetPanel", "Status"),
+    "tag": QT_TRANSLATE_NOOP("FacetPanel", "Tags"),
+    "venue": QT_TRANSLATE_NOOP("FacetPanel", "Venue"),
+    "year": QT_TRANSLATE_NOOP("FacetPanel", "Year"),
 }
 KeyRole = Qt.ItemDataRole.UserRole + 10
 #: the first line: every paper the search box matches (chosen when no facet is)
 ALL = ("all", "")
-ALL_LABEL = "All papers"
+ALL_LABEL = QT_TRANSLATE_NOOP("FacetPanel", "All papers")
 #: under "Tags" when no paper has a tag yet
-NO_TAGS = "None yet: press t"
+NO_TAGS = QT_TRANSLATE_NOOP("FacetPanel", "None yet: press t")
 #: under "Tags" when the library has tags but none of the papers listed has one
-NO_TAGS_HERE = "None among these"
+NO_TAGS_HERE = QT_TRANSLATE_NOOP("FacetPanel", "None among these")
 #: under each heading until the first count (~1 s after opening 100k papers)
-COUNTING = "Counting…"
+COUNTING = QT_TRANSLATE_NOOP("FacetPanel", "Counting…")
 Key = tuple[str, str]
 
 
@@ -80,7 +91,7 @@ class FacetPanel(QTreeView):
 
     def __init__(self, parent: QWidget | None = None, saved: dict[str, str] | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Facets")
+        self.setAccessibleName(self.tr("Facets"))
         self.setHeaderHidden(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -99,6 +110,13 @@ class FacetPanel(QTreeView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self._counted = False  # until the first count: "Counting…"
+        #: set_counts()'s last arguments (shown again in another language)
+        self._shown: tuple[Facets | None, dict[str, int] | None, int | None, bool] = (
+            None,
+            None,
+            None,
+            False,
+        )
         self.set_counts(None, saved or {})  # (the saved searches listed from the first paint)
 
     # -- state ----------------------------------------------------------------
@@ -127,8 +145,12 @@ class FacetPanel(QTreeView):
         from PySide6.QtWidgets import QMenu
 
         menu = QMenu(self)
-        what = "Tagged" if key[0] == "tag" else "in This Smart List"
-        menu.addAction(f"Papers Like Those {what}", lambda: self.like_requested.emit(key))
+        text = (
+            self.tr("Papers Like Those Tagged")
+            if key[0] == "tag"
+            else self.tr("Papers Like Those in This Smart List")
+        )
+        menu.addAction(text, lambda: self.like_requested.emit(key))
         return menu
 
     def _menu(self, pos: QPoint) -> None:
@@ -208,14 +230,15 @@ class FacetPanel(QTreeView):
         "All papers" are; `tags_elsewhere`: papers not counted here have tags."""
         chosen = set(self.selected_keys())
         expanded = self._expanded_keys()
+        self._shown = (facets, smart_counts, total, tags_elsewhere)
         self._counted = facets is not None
         self._smart = dict(smart)
         self._updating = True
         try:
             self._model.clear()
             root = self._model.invisibleRootItem()
-            everything = self._item(*ALL, ALL_LABEL, total)
-            everything.setToolTip(plain.tooltip("Every paper the search box matches"))
+            everything = self._item(*ALL, self.tr(ALL_LABEL), total)
+            everything.setToolTip(plain.tooltip(self.tr("Every paper the search box matches")))
             root.appendRow(everything)
             if smart:
                 group = self._group(root, "smart")
@@ -226,12 +249,12 @@ class FacetPanel(QTreeView):
             for status in Status:
                 count = None if facets is None else facets.status.get(status.value, 0)
                 group.appendRow(
-                    self._item("status", status.value, status.value.capitalize(), count)
+                    self._item("status", status.value, names.status(status.value), count)
                 )
             if facets is None:
                 for key in ("tag", "venue", "year"):
                     self._group(root, key).appendRow(
-                        self._hint(COUNTING, "The papers are being counted")
+                        self._hint(self.tr(COUNTING), self.tr("The papers are being counted"))
                     )
             else:
                 self._fill_groups(root, facets, tags_elsewhere)
@@ -264,14 +287,19 @@ class FacetPanel(QTreeView):
         self._fill_tags(tags, facets)
         if not tags.hasChildren() and tags_elsewhere:
             tags.appendRow(
-                self._hint(NO_TAGS_HERE, "Other papers have tags: clear the search to see them")
+                self._hint(
+                    self.tr(NO_TAGS_HERE),
+                    self.tr("Other papers have tags: clear the search to see them"),
+                )
             )
         elif not tags.hasChildren():  # an empty heading said nothing of how to get some
             tags.appendRow(
                 self._hint(
-                    NO_TAGS,
-                    "No paper has a tag yet: press t to tag the "
-                    "paper shown, or type in its Tags box",
+                    self.tr(NO_TAGS),
+                    self.tr(
+                        "No paper has a tag yet: press t to tag the "
+                        "paper shown, or type in its Tags box"
+                    ),
                 )
             )
         group = self._group(root, "venue")
@@ -300,7 +328,7 @@ class FacetPanel(QTreeView):
             nodes[tag] = item
 
     def _group(self, root: QStandardItem, name: str) -> QStandardItem:
-        item = QStandardItem(GROUPS[name])
+        item = QStandardItem(self.tr(GROUPS[name]))
         item.setData(_encode(("group", name)), KeyRole)
         item.setSelectable(False)
         font = item.font()
@@ -320,11 +348,23 @@ class FacetPanel(QTreeView):
 
     @staticmethod
     def _item(group: str, value: str, label: str, count: int | None) -> QStandardItem:
-        item = QStandardItem(label if count is None else f"{label}  ({count:,})")
+        item = QStandardItem(label if count is None else f"{label}  ({i18n.number(count)})")
         item.setData(_encode((group, value)), KeyRole)
         if group in GROUPS:
-            item.setToolTip(plain.tooltip(f"{GROUPS[group]}: {value}"))
+            heading = QCoreApplication.translate("FacetPanel", GROUPS[group])
+            tip = i18n.fill(QCoreApplication.translate("FacetPanel", "%1: %2"), heading, value)
+            item.setToolTip(plain.tooltip(tip))
         return item
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        """Another language: the tree shown again in it (its counts and choices kept)."""
+        if event.type() == QEvent.Type.LanguageChange:
+            facets, smart_counts, total, elsewhere = self._shown
+            self.set_counts(
+                facets, self._smart, smart_counts, total=total, tags_elsewhere=elsewhere
+            )
+            self.setAccessibleName(self.tr("Facets"))
+        super().changeEvent(event)
 
     def _find(self, key: Key) -> QModelIndex | None:
         matches = self._model.match(

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
+    QCoreApplication,
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import QLabel, QListView, QVBoxLayout, QWidget
 from reader.core.anchor import locate
 from reader.core.models import Highlight
 from reader.ui import plain
+from reader.ui.i18n import fill
 
 #: the most of a highlight's comment its row shows (the whole is kept)
 MAX_SHOWN_COMMENT = 500
@@ -33,9 +37,16 @@ COLOURS: tuple[tuple[str, str], ...] = (
     ("pink", "#f0609e"),
 )
 DEFAULT_NAMES: tuple[str, ...] = ("claim", "method", "result", "question")
+#: the default names as the window shows them (translated; the library keeps them as above)
+_DEFAULT_SHOWN = (
+    QT_TRANSLATE_NOOP("HighlightPalette", "claim"),
+    QT_TRANSLATE_NOOP("HighlightPalette", "method"),
+    QT_TRANSLATE_NOOP("HighlightPalette", "result"),
+    QT_TRANSLATE_NOOP("HighlightPalette", "question"),
+)
 #: how opaque a highlight is drawn over the text (0-255)
 MARK_ALPHA = 110
-ORPHAN_TEXT = "not found in the current abstract"
+ORPHAN_TEXT = QT_TRANSLATE_NOOP("HighlightModel", "not found in the current abstract")
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -66,8 +77,9 @@ class HighlightPalette(QObject):
         return list(self._names)
 
     def name_of(self, key: str) -> str:
+        """A colour's name as shown (a default name in the language in use)."""
         keys = self.keys()
-        return self._names[keys.index(key)] if key in keys else key
+        return shown_name(self._names[keys.index(key)]) if key in keys else key
 
     def color_of(self, key: str) -> QColor:
         drawn = dict(COLOURS).get(key)
@@ -88,6 +100,13 @@ class HighlightPalette(QObject):
             self._names = names
             self.changed.emit()
             self.renamed.emit(list(names))
+
+
+def shown_name(name: str) -> str:
+    """A highlight colour's name as shown: a default one translated, the user's as is."""
+    if name in DEFAULT_NAMES:
+        return QCoreApplication.translate("HighlightPalette", name)
+    return name
 
 
 @dataclass(frozen=True)
@@ -140,16 +159,16 @@ class HighlightModel(QAbstractListModel):
                 comment = " ".join(h.comment[:MAX_SHOWN_COMMENT].split())
                 cut = len(h.comment) > MAX_SHOWN_COMMENT
                 # (flush with the quote: spaces put it out of line with it)
-                lines.append("Comment: " + comment + ("…" if cut else ""))
+                lines.append(fill(self.tr("Comment: %1"), comment + ("…" if cut else "")))
             if row.span is None:
-                lines.append(f"({ORPHAN_TEXT})")
+                lines.append(fill(self.tr("(%1)"), self.tr(ORPHAN_TEXT)))
             return "\n".join(lines)
         if role == Qt.ItemDataRole.DecorationRole:
             return self.palette.color_of(h.color)
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             parts = [self.palette.name_of(h.color).capitalize(), h.comment.strip()]
             if row.span is None:
-                parts.append(ORPHAN_TEXT.capitalize())
+                parts.append(self.tr(ORPHAN_TEXT).capitalize())
             text = " · ".join(p for p in parts if p)
             return plain.tooltip(text) if role == Qt.ItemDataRole.ToolTipRole else text
         if role == self.IdRole:
@@ -197,15 +216,13 @@ class HighlightPanel(QWidget):
     def __init__(self, palette: HighlightPalette, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = HighlightModel(palette, self)
-        label = QLabel("Highlights", self)
+        self._label = label = QLabel(self)
         label.setObjectName("sectionLabel")
         self.view = _HighlightList(self)
         self.view.setModel(self.model)
-        self.view.setAccessibleName("Highlights")
         self.view.setWordWrap(True)
         self.view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.view.setMaximumHeight(110)  # the note keeps most of the room
-        self.view.setToolTip("Delete removes a highlight · Return or double-click comments on it")
         label.setBuddy(self.view)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
@@ -216,7 +233,22 @@ class HighlightPanel(QWidget):
         )
         self.view.selectionModel().currentChanged.connect(self._on_current)
         palette.changed.connect(self.model.repaint)
+        self.retranslate()
         self.hide()
+
+    def retranslate(self) -> None:
+        """The panel's texts in the language in use (again after a switch)."""
+        self._label.setText(self.tr("Highlights"))
+        self.view.setAccessibleName(self.tr("Highlights"))
+        self.view.setToolTip(
+            self.tr("Delete removes a highlight · Return or double-click comments on it")
+        )
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self.model.repaint()
+        super().changeEvent(event)
 
     @property
     def highlight_palette(self) -> HighlightPalette:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QInputDialog,
     QLineEdit,
-    QMainWindow,
     QMenu,
     QWidget,
 )
@@ -27,11 +26,13 @@ from reader.core.models import Highlight
 from reader.core.prefs import HIGHLIGHT_NAMES
 from reader.ui import plain
 from reader.ui.commands import EditCommand
-from reader.ui.highlight_list import DEFAULT_NAMES, HighlightPalette
+from reader.ui.highlight_list import DEFAULT_NAMES, HighlightPalette, shown_name
+from reader.ui.i18n import fill
 
 if TYPE_CHECKING:
     from reader.ui.actions import Actions
     from reader.ui.controller import PaperController
+    from reader.ui.main_window import MainWindow
 
 __all__ = [
     "HighlightPalette",
@@ -42,6 +43,13 @@ __all__ = [
 ]
 
 MAX_NAME_CHARS = 40
+#: the colours' names (Highlight.color keys) as the rename dialog says them
+COLOUR_NAMES = {
+    "yellow": QT_TRANSLATE_NOOP("RenameColoursDialog", "yellow"),
+    "blue": QT_TRANSLATE_NOOP("RenameColoursDialog", "blue"),
+    "green": QT_TRANSLATE_NOOP("RenameColoursDialog", "green"),
+    "pink": QT_TRANSLATE_NOOP("RenameColoursDialog", "pink"),
+}
 
 
 class SetHighlightsCommand(EditCommand):
@@ -85,17 +93,18 @@ class RenameColoursDialog(QDialog):
 
     def __init__(self, palette: HighlightPalette, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Rename Highlight Colours")
+        self.setWindowTitle(self.tr("Rename Highlight Colours"))
         form = QFormLayout(self)
         self.fields: list[QLineEdit] = []
         rows = zip(palette.keys(), palette.names(), DEFAULT_NAMES, strict=True)
         for n, (key, name, default) in enumerate(rows, 1):
-            field = QLineEdit(name, self)
-            field.setPlaceholderText(default)
+            field = QLineEdit(shown_name(name), self)  # (a default name: as the window says it)
+            field.setPlaceholderText(shown_name(default))
             field.setMaxLength(MAX_NAME_CHARS)
             field.addAction(swatch(palette.color_of(key)), QLineEdit.ActionPosition.LeadingPosition)
-            field.setAccessibleName(f"Name of colour {n}")
-            form.addRow(f"Colour &{n} ({key}):", field)
+            field.setAccessibleName(fill(self.tr("Name of colour %1"), str(n)))
+            label = fill(self.tr("Colour &%1 (%2):"), str(n), self.tr(COLOUR_NAMES.get(key, key)))
+            form.addRow(label, field)
             self.fields.append(field)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -103,11 +112,16 @@ class RenameColoursDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
-        self.accepted.connect(lambda: palette.rename([f.text() for f in self.fields]))
+        self.accepted.connect(lambda: palette.rename(self.names()))
+
+    def names(self) -> list[str]:
+        """The names typed, a default one as the library keeps it (not its translation)."""
+        shown = {shown_name(d): d for d in DEFAULT_NAMES}
+        return [shown.get(f.text().strip(), f.text()) for f in self.fields]
 
 
 def build_highlighter(
-    window: QMainWindow, controller: PaperController, actions: Actions
+    window: MainWindow, controller: PaperController, actions: Actions
 ) -> Highlighter:
     """Highlighting in the window, its colours named as the library's preferences say."""
     prefs = controller.library.prefs
@@ -129,7 +143,7 @@ class Highlighter(QObject):
 
     def __init__(
         self,
-        window: QMainWindow,
+        window: MainWindow,
         controller: PaperController,
         actions: Actions,
         palette: HighlightPalette,
@@ -149,17 +163,16 @@ class Highlighter(QObject):
             for n in range(1, len(palette.keys()) + 1)
         ]
         self.palette_action = self._browser_action("H", self.show_palette_menu)
-        self.palette_action.setText("Highlight With…")
         self.comment_action = self._browser_action("C", lambda: self.comment())
-        self.comment_action.setText("Comment on Highlight…")
-        self.rename_action = QAction("Rename Highlight Colours…", window)
+        self.rename_action = QAction(window)
         self.rename_action.triggered.connect(lambda _checked=False: self.rename_colours())
-        self._retitle()
+        self._menu: QMenu | None = None  # Paper ▸ Highlight
         palette.changed.connect(self._retitle)
         self._pane.browser_menu_requested.connect(self._extend_menu)
         panel.delete_requested.connect(self.remove)
         panel.comment_requested.connect(self.comment)
         self._add_to_menus(actions)
+        actions.on_language_change(self._retitle)
 
     # -- set-up -------------------------------------------------------------
 
@@ -174,10 +187,16 @@ class Highlighter(QObject):
         return action
 
     def _retitle(self) -> None:
-        rows = zip(self.colour_actions, self.palette.keys(), self.palette.names(), strict=True)
-        for action, key, name in rows:
-            action.setText(plain.action_text(f"Highlight as {name}"))
+        """The actions' texts in the language in use, with the colours' names."""
+        for action, key in zip(self.colour_actions, self.palette.keys(), strict=True):
+            name = self.palette.name_of(key)
+            action.setText(plain.action_text(fill(self.tr("Highlight as %1"), name)))
             action.setIcon(swatch(self.palette.color_of(key)))
+        self.palette_action.setText(self.tr("Highlight With…"))
+        self.comment_action.setText(self.tr("Comment on Highlight…"))
+        self.rename_action.setText(self.tr("Rename Highlight Colours…"))
+        if self._menu is not None:
+            self._menu.setTitle(self.tr("&Highlight"))
         self._pane.highlight_panel.model.repaint()
 
     def _add_to_menus(self, actions: Actions) -> None:
@@ -187,9 +206,8 @@ class Highlighter(QObject):
             ("highlight_comment", self.comment_action),
             ("rename_highlight_colours", self.rename_action),
         ]
-        bar = self._window.menuBar().actions()
-        menu = next((a.menu() for a in bar if a.text() == "&Paper"), None)
-        sub = menu.addMenu("&Highlight") if isinstance(menu, QMenu) else None
+        menu = self._window.menus.get("&Paper")
+        sub = self._menu = menu.addMenu("") if isinstance(menu, QMenu) else None
         for name, action in named:
             # listed under Paper in the cheat sheet; in the menu bar under Paper ▸ Highlight
             # (or, if the menus are not built yet, by build_menus under Paper)
@@ -208,7 +226,7 @@ class Highlighter(QObject):
         key = self.palette.keys()[index]
         name = self.palette.name_of(key)
         if not pid or not cursor.hasSelection():
-            self._say("Select text in the abstract first, then press 1–4 to highlight it")
+            self._say(self.tr("Select text in the abstract first, then press 1–4 to highlight it"))
             return ""
         text = self._pane.browser.toPlainText()
         start, end = trim_span(text, cursor.selectionStart(), cursor.selectionEnd())
@@ -223,9 +241,9 @@ class Highlighter(QObject):
                 return ""
             made = new
             highlights.append(made)
-        self._push(pid, highlights, f"Highlight as {name}")
+        self._push(pid, highlights, fill(self.tr("Highlight as %1"), name))
         self._last_id = made.id
-        self._say(f"Highlighted as {name} · C adds a comment")
+        self._say(fill(self.tr("Highlighted as %1 · C adds a comment"), name))
         return made.id
 
     def comment(self, highlight_id: str | None = None) -> None:
@@ -239,21 +257,28 @@ class Highlighter(QObject):
         highlights = list(self._library.annotation(pid).highlights)
         target = next((h for h in highlights if h.id == highlight_id), None)
         if target is None:
-            self._say("Put the cursor in a highlight, or choose one in the list, to comment on it")
+            self._say(
+                self.tr(
+                    "Put the cursor in a highlight, or choose one in the list, to comment on it"
+                )
+            )
             return
         quote = " ".join(target.quote.split())
         short = quote if len(quote) <= 60 else quote[:57] + "…"
         # (a box of lines: a one-line field holds at most 32,767 characters, and would
         # cut a longer comment, an imported one say, when saved)
         text, ok = QInputDialog.getMultiLineText(
-            self._pane, "Highlight Comment", plain.html(f"Comment on “{short}”:"), target.comment
+            self._pane,
+            self.tr("Highlight Comment"),
+            plain.html(fill(self.tr("Comment on “%1”:"), short)),
+            target.comment,
         )
         if ok and text != target.comment:
             changed = replace(target, comment=text.strip())
             self._push(
                 pid,
                 [changed if h.id == target.id else h for h in highlights],
-                "Comment on highlight",
+                self.tr("Comment on highlight"),
             )
 
     def remove(self, highlight_id: str) -> None:
@@ -261,7 +286,7 @@ class Highlighter(QObject):
         highlights = self._library.annotation(pid).highlights if pid else ()
         kept = [h for h in highlights if h.id != highlight_id]
         if len(kept) != len(highlights):
-            self._push(pid, kept, "Remove highlight")
+            self._push(pid, kept, self.tr("Remove highlight"))
 
     def _push(self, paper_id: str, highlights: Sequence[Highlight], text: str) -> None:
         self._controller.push(SetHighlightsCommand(self._library, paper_id, highlights, text))
@@ -305,12 +330,12 @@ class Highlighter(QObject):
             return
         menu.addSeparator()
         if self._pane.browser.textCursor().hasSelection():
-            sub = menu.addMenu("Highlight as")
+            sub = menu.addMenu(self.tr("Highlight as"))
             sub.addActions(self.colour_actions)
         at = self._highlight_at(position, position)
         if at is not None:
-            menu.addAction("Comment on Highlight…", lambda: self.comment(at.id))
-            menu.addAction("Remove Highlight", lambda: self.remove(at.id))
+            menu.addAction(self.tr("Comment on Highlight…"), lambda: self.comment(at.id))
+            menu.addAction(self.tr("Remove Highlight"), lambda: self.remove(at.id))
         menu.addAction(self.rename_action)
 
     def rename_colours(self) -> RenameColoursDialog:

@@ -26,6 +26,7 @@ from reader.core.text import plain
 from reader.ui import plain as shown
 from reader.ui.commands import DeletePapersCommand, MergePapersCommand
 from reader.ui.controller import PaperController
+from reader.ui.i18n import Counted, fill
 
 IdRole = Qt.ItemDataRole.UserRole
 
@@ -42,19 +43,21 @@ class TrashDialog(QDialog):
     def __init__(self, controller: PaperController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.setWindowTitle("Trash")
-        self.setAccessibleName("Trash")
+        self.setWindowTitle(self.tr("Trash"))
+        self.setAccessibleName(self.tr("Trash"))
         self.resize(640, 420)
         self.note = QLabel(
-            "Deleted papers, with what you wrote about them. Put them back, or empty "
-            "the trash to forget them for good.",
+            self.tr(
+                "Deleted papers, with what you wrote about them. Put them back, or empty "
+                "the trash to forget them for good."
+            ),
             self,
         )
         self.note.setWordWrap(True)
         self.list = QListWidget(self)
         self.list.setSelectionMode(QListWidget.SelectionMode.ExtendedSelection)
-        self.put_back = QPushButton("Put &Back", self)
-        self.empty = QPushButton("&Empty Trash…", self)
+        self.put_back = QPushButton(self.tr("Put &Back"), self)
+        self.empty = QPushButton(self.tr("&Empty Trash…"), self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.addButton(self.put_back, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.empty, QDialogButtonBox.ButtonRole.DestructiveRole)
@@ -76,7 +79,9 @@ class TrashDialog(QDialog):
         self.put_back.setEnabled(has)
         self.empty.setEnabled(has)
         if not has:
-            QListWidgetItem("The trash is empty.", self.list).setFlags(Qt.ItemFlag.NoItemFlags)
+            QListWidgetItem(self.tr("The trash is empty."), self.list).setFlags(
+                Qt.ItemFlag.NoItemFlags
+            )
 
     def restore_chosen(self) -> None:
         chosen = {item.data(IdRole) for item in self.list.selectedItems()}
@@ -90,9 +95,13 @@ class TrashDialog(QDialog):
         n = self.list.count()
         answer = QMessageBox.question(
             self,
-            "Empty Trash",
-            f"Forget the {n:,} papers in the trash and what you wrote about them? "
-            "This cannot be undone.",
+            self.tr("Empty Trash"),
+            self.tr(
+                "Forget the %Ln paper(s) in the trash and what you wrote about them? "
+                "This cannot be undone.",
+                "",
+                n,
+            ),
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.controller.library.empty_trash()
@@ -107,14 +116,16 @@ class DuplicatesDialog(QDialog):
     def __init__(self, controller: PaperController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.setWindowTitle("Possible Duplicates")
-        self.setAccessibleName("Possible duplicates")
+        self.setWindowTitle(self.tr("Possible Duplicates"))
+        self.setAccessibleName(self.tr("Possible duplicates"))
         self.resize(720, 460)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderHidden(True)
         self.tree.setRootIsDecorated(False)
-        self.merge = QPushButton("&Merge Group", self)
-        self.merge.setToolTip("The group's first paper keeps everything written about the others")
+        self.merge = QPushButton(self.tr("&Merge Group"), self)
+        self.merge.setToolTip(
+            self.tr("The group's first paper keeps everything written about the others")
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.addButton(self.merge, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
@@ -135,7 +146,8 @@ class DuplicatesDialog(QDialog):
         lib = self.controller.library
         groups = self.groups()
         for number, group in enumerate(groups, start=1):
-            heading = QTreeWidgetItem(self.tree, [f"Group {number}: {len(group)} papers"])
+            text = fill(self.tr("Group %1: %Ln paper(s)", "", len(group)), str(number))
+            heading = QTreeWidgetItem(self.tree, [text])
             heading.setData(0, IdRole, list(group))
             font = heading.font(0)
             font.setBold(True)
@@ -144,7 +156,7 @@ class DuplicatesDialog(QDialog):
                 QTreeWidgetItem(heading, [_line(lib.paper(pid))]).setData(0, IdRole, [pid])
             heading.setExpanded(True)
         if not groups:
-            QTreeWidgetItem(self.tree, ["No possible duplicates."])
+            QTreeWidgetItem(self.tree, [self.tr("No possible duplicates.")])
         self.merge.setEnabled(bool(groups))
         if groups:
             self.tree.setCurrentItem(self.tree.topLevelItem(0))
@@ -162,7 +174,7 @@ def merge_group(controller: PaperController, group: Sequence[str]) -> None:
     """Merge the papers of `group` into its first, one undoable step per paper."""
     lib = controller.library
     keep = group[0] if group else ""
-    controller.undo_stack.beginMacro(f"Merge {len(group):,} papers")
+    controller.undo_stack.beginMacro(Counted().merge_papers(len(group)))
     try:
         for other in group[1:]:
             if keep in lib and other in lib:

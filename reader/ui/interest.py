@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import shiboken6
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QLocale, QObject, Signal
 
 from reader.core.library import Change, Library
+from reader.ui.i18n import fill
 
 if TYPE_CHECKING:
     from reader.core.ranking import Features, Model
@@ -67,6 +67,10 @@ class Interest(QObject):
         self.orders: dict[str, list[str]] = {}
         #: what LIKE's model is like ("“A paper's title”", "tag:diffusion")
         self.like_what = ""
+        #: emptied when Qt deletes this object (its window closed): a model learnt after
+        #: that is told to nobody
+        self._alive = alive = [True]
+        self.destroyed.connect(lambda: alive.clear())
         library.subscribe(self._on_change)
 
     def _stored_decisions(self) -> Sequence[Decision]:
@@ -98,7 +102,7 @@ class Interest(QObject):
         elif len(paper_ids) == 1:
             self.like_what = f"“{plain(lib.paper(paper_ids[0]).title)}”"
         else:
-            self.like_what = f"{len(paper_ids):,} papers"
+            self.like_what = self.tr("%Ln paper(s)", "", len(paper_ids))
         labels = training_labels(lib, self._decisions(), tag=tag, like=list(paper_ids))
         self.like_wanted = True
         self._want(LIKE, labels)
@@ -111,8 +115,11 @@ class Interest(QObject):
         parts = [name for name, _weight in model.explain(paper_id, WHY_FEATURES)]
         score = model.score(paper_id)
         if score == float("-inf"):
-            return "Not scored yet: added after the model learnt"
-        return f"Score {score:.1f}" + (f" · why: {', '.join(parts)}" if parts else "")
+            return self.tr("Not scored yet: added after the model learnt")
+        shown = QLocale().toString(score, "f", 1)
+        if not parts:
+            return fill(self.tr("Score %1"), shown)
+        return fill(self.tr("Score %1 · why: %2"), shown, ", ".join(parts))
 
     # -- the worker -------------------------------------------------------------
 
@@ -138,7 +145,7 @@ class Interest(QObject):
             return built, model, model.ranked()
 
         def done(result: tuple[Features, Model, list[str]]) -> None:
-            if not shiboken6.isValid(self):  # (its window closed while it learnt)
+            if not self._alive:
                 return
             self._running = False
             built, model, order = result
@@ -150,10 +157,10 @@ class Interest(QObject):
             self._next()
 
         def fail(exc: BaseException) -> None:
-            if not shiboken6.isValid(self):
+            if not self._alive:
                 return
             self._running = False
-            self.failed.emit(f"Predicted interest could not be learnt: {exc}")
+            self.failed.emit(fill(self.tr("Predicted interest could not be learnt: %1"), str(exc)))
             self._next()
 
         if self._runner is None:

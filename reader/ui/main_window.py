@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from reader.ui import plain
@@ -24,8 +24,16 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
     from PySide6.QtWidgets import QMessageBox
 
-#: the menu bar, from the first paint (the composition root fills the menus after it)
-MENUS = ("&File", "&Edit", "&Paper", "&View", "&Go", "&Help")
+#: the menu bar, from the first paint (the composition root fills the menus after it);
+#: the titles translated when shown, the menus known by these
+MENUS = (
+    QT_TRANSLATE_NOOP("MainWindow", "&File"),
+    QT_TRANSLATE_NOOP("MainWindow", "&Edit"),
+    QT_TRANSLATE_NOOP("MainWindow", "&Paper"),
+    QT_TRANSLATE_NOOP("MainWindow", "&View"),
+    QT_TRANSLATE_NOOP("MainWindow", "&Go"),
+    QT_TRANSLATE_NOOP("MainWindow", "&Help"),
+)
 
 
 class MainWindow(QMainWindow):
@@ -33,9 +41,11 @@ class MainWindow(QMainWindow):
 
     Signals:
         closing(): the window is about to close (state must be saved).
+        language_changed(): another language is in use (the features' texts follow).
     """
 
     closing = Signal()
+    language_changed = Signal()
 
     def __init__(
         self,
@@ -76,13 +86,13 @@ class MainWindow(QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         bar = self.menuBar()
-        for menu in MENUS:  # the titles now (the layout does not move later), items later
-            bar.addMenu(menu)
+        #: the menu bar's menus by their English titles (MENUS)
+        self.menus = {title: bar.addMenu(self.tr(title)) for title in MENUS}
 
         appearance.theme_applied.connect(lambda _mode: self.pane.restyle())
         controller.save_failed.connect(self._save_failed)
         controller.saved_again.connect(
-            lambda: self.statusBar().showMessage("All edits saved.", 10_000)
+            lambda: self.statusBar().showMessage(self.tr("All edits saved."), 10_000)
         )
         controller.undo_kept.connect(
             lambda msg: self.statusBar().showMessage(plain.one_line(msg), 15_000)
@@ -106,6 +116,14 @@ class MainWindow(QMainWindow):
             note.preview.verticalScrollBar(),
         )
         self.resize(1280, 800)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        """Another language: the menus' titles in it, and the features told."""
+        if event.type() == QEvent.Type.LanguageChange:
+            for title, menu in self.menus.items():
+                menu.setTitle(self.tr(title))
+            self.language_changed.emit()
+        super().changeEvent(event)
 
     def add_above_reader(self, widget: QWidget) -> None:
         """Put `widget` above the reader pane, full width (the triage bar)."""
@@ -170,9 +188,13 @@ class MainWindow(QMainWindow):
         while not self.controller.retry_saves():
             answer = QMessageBox.warning(
                 self,
-                "Unsaved edits",
-                f"Edits to {lib.pending_count()} paper(s) could not be saved "
-                "(see the status bar). Retry, or close and lose them?",
+                self.tr("Unsaved edits"),
+                self.tr(
+                    "Edits to %Ln paper(s) could not be saved (see the status bar). "
+                    "Retry, or close and lose them?",
+                    "",
+                    lib.pending_count(),
+                ),
                 QMessageBox.StandardButton.Retry
                 | QMessageBox.StandardButton.Discard
                 | QMessageBox.StandardButton.Cancel,

@@ -9,11 +9,10 @@ is an edit like any other, seen by every computer: the conflict is gone there to
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QDateTime, QEvent, QLocale, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -25,14 +24,15 @@ from PySide6.QtWidgets import (
 )
 
 from reader.core.hlc import wall_ms_of
+from reader.ui.i18n import fill
 
 
-def _when(stamp: str) -> str:
+def _when(stamp: str) -> str | None:
+    """When a version was written, in the language's short form (None: not known)."""
     ms = wall_ms_of(stamp)
     if not ms:
-        return "at an unknown time"
-    when = dt.datetime.fromtimestamp(ms / 1000).astimezone()
-    return when.strftime("%Y-%m-%d %H:%M")
+        return None
+    return QLocale().toString(QDateTime.fromMSecsSinceEpoch(ms), QLocale.FormatType.ShortFormat)
 
 
 def merged_text(mine: str, theirs: str) -> str:
@@ -52,7 +52,6 @@ class NoteConflicts(QFrame):
         super().__init__(parent)
         self.setObjectName("noteConflicts")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAccessibleName("Conflicting version of the note")
         self._versions: list[Any] = []
         self._mine = ""
         self.title = QLabel(self)
@@ -61,13 +60,9 @@ class NoteConflicts(QFrame):
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
         self.text.setMaximumHeight(120)
-        self.text.setAccessibleName("Their version of the note")
-        self.add_button = QPushButton("Add to my note", self)
-        self.use_button = QPushButton("Use theirs", self)
-        self.keep_button = QPushButton("Keep mine", self)
-        self.add_button.setToolTip("Put their text under your note; both are kept")
-        self.use_button.setToolTip("Replace your note by their version")
-        self.keep_button.setToolTip("Discard their version")
+        self.add_button = QPushButton(self)
+        self.use_button = QPushButton(self)
+        self.keep_button = QPushButton(self)
         self.add_button.clicked.connect(lambda: self._settle("add"))
         self.use_button.clicked.connect(lambda: self._settle("use"))
         self.keep_button.clicked.connect(lambda: self._settle("keep"))
@@ -81,7 +76,56 @@ class NoteConflicts(QFrame):
         layout.addWidget(self.title)
         layout.addWidget(self.text)
         layout.addLayout(buttons)
+        self.retranslate()
         self.hide()
+
+    def retranslate(self) -> None:
+        """The panel's texts in the language in use (again after a switch)."""
+        self.setAccessibleName(self.tr("Conflicting version of the note"))
+        self.text.setAccessibleName(self.tr("Their version of the note"))
+        self.add_button.setText(self.tr("Add to my note"))
+        self.use_button.setText(self.tr("Use theirs"))
+        self.keep_button.setText(self.tr("Keep mine"))
+        self.add_button.setToolTip(self.tr("Put their text under your note; both are kept"))
+        self.use_button.setToolTip(self.tr("Replace your note by their version"))
+        self.keep_button.setToolTip(self.tr("Discard their version"))
+        if self._versions:
+            self._show_title()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _show_title(self) -> None:
+        if len(self._versions) == 1:
+            first = self._versions[0]
+            when = _when(first.at)
+            if when is None:
+                title = fill(
+                    self.tr(
+                        "This note was also edited on %1, at an unknown time, before the "
+                        "computers synced. Their version:"
+                    ),
+                    first.device,
+                )
+            else:
+                title = fill(
+                    self.tr(
+                        "This note was also edited on %1, %2, before the computers synced. "
+                        "Their version:"
+                    ),
+                    first.device,
+                    when,
+                )
+        else:
+            title = self.tr(
+                "This note was also edited on other computers before they synced: "
+                "%n other versions, below.",
+                "",
+                len(self._versions),
+            )
+        self.title.setText(title)
 
     def show_versions(self, versions: Sequence[Any], mine: str) -> None:
         """The conflicting versions (each with .device, .at, .text) of the shown note,
@@ -90,17 +134,7 @@ class NoteConflicts(QFrame):
         if not self._versions:
             self.hide()
             return
-        if len(self._versions) == 1:
-            first = self._versions[0]
-            self.title.setText(
-                f"This note was also edited on {first.device}, {_when(first.at)}, before the "
-                "computers synced. Their version:"
-            )
-        else:
-            self.title.setText(
-                f"This note was also edited on other computers before they synced: "
-                f"{len(self._versions)} other versions, below."
-            )
+        self._show_title()
         theirs = self.theirs()
         if self.text.toPlainText() != theirs:
             self.text.setPlainText(theirs)

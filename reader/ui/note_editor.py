@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QW
 from reader.core.cleaning import MAX_NOTE_CHARS
 from reader.core.text import shown_part
 from reader.ui.browser import SafeBrowser
+from reader.ui.i18n import fill, number
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QMimeData
@@ -115,17 +116,13 @@ class NoteEditor(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.editor = NoteTextEdit(splitter)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.editor.setPlaceholderText("Your notes in Markdown: **bold**, lists, tables, $math$…")
-        self.editor.setAccessibleName("Note editor")
         self.editor.setTabChangesFocus(True)
         self.editor.setWordWrapMode(_WORD_WRAP)
         self.editor.paste_guard = self._paste
         self.editor.installEventFilter(self)
         self.preview = SafeBrowser(splitter)
-        self.preview.setAccessibleName("Note preview")
-        self.preview.setPlaceholderText("The rendered note appears here.")
         self.preview.document().setDefaultStyleSheet(PREVIEW_CSS)
-        label = QLabel("Note", self)
+        self._label = label = QLabel(self)
         label.setObjectName("sectionLabel")
         label.setBuddy(self.editor)
 
@@ -144,6 +141,27 @@ class NoteEditor(QWidget):
         self._preview_timer.timeout.connect(self._render_preview)
         self.editor.textChanged.connect(self._on_text_changed)
         self.setEnabled(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The editor's texts in the language in use (again after a switch)."""
+        self.editor.setPlaceholderText(
+            self.tr("Your notes in Markdown: **bold**, lists, tables, $math$…")
+        )
+        self.editor.setAccessibleName(self.tr("Note editor"))
+        self.preview.setAccessibleName(self.tr("Note preview"))
+        self.preview.setPlaceholderText(self.tr("The rendered note appears here."))
+        self._label.setText(self.tr("Note"))
+        if self._edit_anyway is not None:
+            self._edit_anyway.setText(self.tr("Edit Anyway"))
+            self._edit_anyway.setToolTip(
+                self.tr("Load the whole note to edit (the window may pause)")
+            )
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     @property
     def paper_id(self) -> str:
@@ -206,17 +224,21 @@ class NoteEditor(QWidget):
             else:
                 self._long = text
                 editor.setReadOnly(True)
+                shortened = self.tr("… (note shortened for display: %1 characters in total)")
                 editor.setPlainText(
-                    shown_part(text, LONG_NOTE_SHOWN)
-                    + f"\n\n… (note shortened for display: {len(text):,} characters in total)"
+                    shown_part(text, LONG_NOTE_SHOWN) + "\n\n" + fill(shortened, number(len(text)))
                 )
-                self._say(
-                    f"This note has {len(text):,} characters"
-                    + (" on one line" if "\n" not in text else "")
-                    + ": too long to edit here without the window freezing. Its start is "
-                    "shown; all of it is kept.",
-                    edit_anyway=True,
-                )
+                if "\n" in text:
+                    why = self.tr(
+                        "This note has %1 characters: too long to edit here without the "
+                        "window freezing. Its start is shown; all of it is kept."
+                    )
+                else:
+                    why = self.tr(
+                        "This note has %1 characters on one line: too long to edit here "
+                        "without the window freezing. Its start is shown; all of it is kept."
+                    )
+                self._say(fill(why, number(len(text))), edit_anyway=True)
         finally:
             editor.blockSignals(False)
         editor.document().clearUndoRedoStacks()
@@ -237,10 +259,10 @@ class NoteEditor(QWidget):
         doc = self.editor.document()
         length = doc.characterCount() - 1 - (cursor.selectionEnd() - cursor.selectionStart())
         if length + len(text) > MAX_NOTE_CHARS:
-            self._say(
-                f"Not pasted: the note would have {length + len(text):,} characters, and a "
-                f"note holds at most {MAX_NOTE_CHARS:,}."
+            refused = self.tr(
+                "Not pasted: the note would have %1 characters, and a note holds at most %2."
             )
+            self._say(fill(refused, number(length + len(text)), number(MAX_NOTE_CHARS)))
             return True
         if self._long is not None or self._forced:
             if self._forced and _has_long_run(text):
@@ -272,8 +294,10 @@ class NoteEditor(QWidget):
             self._notice_label = QLabel(self._notice)
             self._notice_label.setWordWrap(True)
             self._notice_label.setTextFormat(Qt.TextFormat.PlainText)
-            self._edit_anyway = QPushButton("Edit Anyway", self._notice)
-            self._edit_anyway.setToolTip("Load the whole note to edit (the window may pause)")
+            self._edit_anyway = QPushButton(self.tr("Edit Anyway"), self._notice)
+            self._edit_anyway.setToolTip(
+                self.tr("Load the whole note to edit (the window may pause)")
+            )
             self._edit_anyway.clicked.connect(self.edit_anyway)
             row.addWidget(self._notice_label, 1)
             row.addWidget(self._edit_anyway)

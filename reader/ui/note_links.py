@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QCompleter, QMainWindow
 from reader.core.library import Change
 from reader.core.links import Backlinks, TitleCatalogue, plain_title
 from reader.ui import plain
+from reader.ui.i18n import fill, number
 from reader.ui.idle import WhenIdle
 from reader.ui.note_editor import NoteTextEdit
 
@@ -143,7 +144,7 @@ class NoteLinks(QObject):
         title = unquote(path)
         pid = self.catalogue.find(title)
         if not pid:
-            self._say(f"No paper titled “{title}” in this library")
+            self._say(fill(self.tr("No paper titled “%1” in this library"), title))
             return False
         return self.go(pid)
 
@@ -155,7 +156,7 @@ class NoteLinks(QObject):
         self._sidebar.facets.clear()
         self._sidebar.apply_filters()
         if self._sidebar.select_paper(paper_id):
-            self._say("Cleared the search to show the linked paper")
+            self._say(self.tr("Cleared the search to show the linked paper"))
             return True
         return False
 
@@ -172,9 +173,12 @@ class NoteLinks(QObject):
             f"{html.escape(plain_title(self._library.paper(src).title))}</a>"
             for src in sources[:MAX_NAMED]
         ]
-        more = f" and {len(sources) - MAX_NAMED} more" if len(sources) > MAX_NAMED else ""
-        count = f"{len(sources)} note" + ("s" if len(sources) != 1 else "")
-        label.setText(f"Mentioned in {count}: {', '.join(named)}{more}")
+        listed = ", ".join(named)
+        if len(sources) > MAX_NAMED:
+            more = html.escape(self.tr("%1 and %2 more"))
+            listed = fill(more, listed, number(len(sources) - MAX_NAMED))
+        mentioned = html.escape(self.tr("Mentioned in %Ln note(s): %1", "", len(sources)))
+        label.setText(fill(mentioned, listed))
         label.show()
 
     def _on_backlink(self, href: str) -> None:

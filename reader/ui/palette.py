@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
@@ -23,6 +24,7 @@ from reader.ui import plain
 from reader.ui.theme import flat_scroll_bars
 
 Index = QModelIndex | QPersistentModelIndex
+_BRACKETED_MNEMONIC = re.compile(r"\(&(\w)\)")
 
 
 def fuzzy_score(query: str, text: str) -> int | None:
@@ -46,7 +48,13 @@ def fuzzy_score(query: str, text: str) -> int | None:
 def action_label(action: QAction) -> str:
     """What an action is called in the palette and the shortcut sheet: its icon text
     where one was set (Undo and Redo keep theirs while their text says what they undo)."""
-    return plain.strip_mnemonics(action.iconText() or action.text()).rstrip("…").strip()
+    text = action.text()
+    label = action.iconText() or text
+    # a translated text's mnemonic in brackets ("导入(&I)…"): Qt's icon text keeps "(I)"
+    bracketed = _BRACKETED_MNEMONIC.search(text)
+    if bracketed is not None:
+        label = label.replace(f"({bracketed[1]})", "")
+    return plain.strip_mnemonics(label).rstrip("…").strip()
 
 
 def shortcut_text(action: QAction) -> str:
@@ -116,17 +124,17 @@ class CommandPalette(QDialog):
 
     def __init__(self, actions: Sequence[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Command palette")
-        self.setAccessibleName("Command palette")
+        self.setWindowTitle(self.tr("Command palette"))
+        self.setAccessibleName(self.tr("Command palette"))
         self.resize(520, 380)
         self.entry = QLineEdit(self)
-        self.entry.setPlaceholderText("Type a command…")
-        self.entry.setAccessibleName("Command")
+        self.entry.setPlaceholderText(self.tr("Type a command…"))
+        self.entry.setAccessibleName(self.tr("Command"))
         self.model = ActionListModel(actions, self)
         self.list = QListView(self)
         self.list.setModel(self.model)
         self.list.setItemDelegate(_KeysAtRight(self.list))
-        self.list.setAccessibleName("Matching commands")
+        self.list.setAccessibleName(self.tr("Matching commands"))
         flat_scroll_bars(self.list)
         layout = QVBoxLayout(self)
         layout.addWidget(self.entry)
@@ -200,11 +208,11 @@ class CheatSheet(QDialog):
         where: Callable[[QAction], str] = lambda _action: "",
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
-        self.setAccessibleName("Keyboard shortcuts")
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
+        self.setAccessibleName(self.tr("Keyboard shortcuts"))
         self.tree = QTreeWidget(self)
         self.tree.setColumnCount(3)
-        self.tree.setHeaderLabels(["Command", "Keys", "Where"])
+        self.tree.setHeaderLabels([self.tr("Command"), self.tr("Keys"), self.tr("Where")])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QTreeWidget.SelectionMode.NoSelection)

@@ -10,6 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QDate,
     QEvent,
     QItemSelectionModel,
     QModelIndex,
@@ -31,6 +32,7 @@ from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.tex import TEXISH_FIRST, maybe_tex
 from reader.core.text import plain
+from reader.ui import i18n, names
 from reader.ui import plain as shown_plain
 from reader.ui.paper_delegate import PaperDelegate, row_height, row_text
 
@@ -121,7 +123,7 @@ class PaperListModel(QAbstractTableModel):
             and orientation == Qt.Orientation.Horizontal
             and 0 <= section < len(COLUMNS)
         ):
-            return COLUMNS[section][0]
+            return names.column(COLUMNS[section][0])
         return None
 
     def set_table(self, on: bool) -> None:
@@ -153,7 +155,7 @@ class PaperListModel(QAbstractTableModel):
             return shown_plain.tooltip(f"{shown_title(paper.title)}\n{', '.join(paper.authors)}")
         if role == Qt.ItemDataRole.AccessibleTextRole:
             paper = lib.paper(pid)
-            return f"{shown_title(paper.title)}, {lib.status(pid).value}"
+            return f"{shown_title(paper.title)}, {names.status(lib.status(pid).value)}"
         return None
 
     def _cell(self, pid: str, column: int) -> str:
@@ -167,10 +169,11 @@ class PaperListModel(QAbstractTableModel):
         if column == 3:
             return str(paper.year or "")
         if column == 4:
-            return lib.status(pid).value.capitalize()
+            return names.status(lib.status(pid).value)
         if column == 5:
             return shown_plain.one_line(", ".join(lib.tags(pid)))
-        return paper.added[:10]  # (the date: "2025-01-02")
+        added = QDate.fromString(paper.added[:10], Qt.DateFormat.ISODate)
+        return i18n.day(added) if added.isValid() else paper.added[:10]  # (the locale's form)
 
     # -- our interface ----------------------------------------------------
 
@@ -282,7 +285,18 @@ class PaperListView(QTableView):
         vertical.hide()
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         vertical.setDefaultSectionSize(row_height(self.font()))
-        self.setAccessibleName("Papers")
+        self.setAccessibleName(self.tr("Papers"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        """Another language: the headings and the status column in it."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.setAccessibleName(self.tr("Papers"))
+            model = self.model()
+            if isinstance(model, PaperListModel) and model.columnCount():
+                last = model.columnCount() - 1
+                model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, last)
+                self.viewport().update()
+        super().changeEvent(event)
 
     def set_table(self, on: bool) -> None:
         """Show the papers as a table, a line each with sortable, resizable columns
@@ -331,7 +345,7 @@ class PaperListView(QTableView):
         for column, (heading, _key) in enumerate(COLUMNS):
             if column == 0:
                 continue
-            action = menu.addAction(heading)
+            action = menu.addAction(names.column(heading))
             action.setCheckable(True)
             action.setChecked(not header.isSectionHidden(column))
             action.toggled.connect(lambda on, c=column: header.setSectionHidden(c, not on))

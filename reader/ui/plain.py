@@ -57,6 +57,8 @@ HTML_OPEN = "<p style='white-space:pre-wrap'>"
 HTML_CLOSE = "</p>"
 _SPACES = re.compile(r"\s+")
 _MNEMONIC = re.compile(r"&(.)", re.DOTALL)
+#: a mnemonic after a translated text, in brackets: "导入(&I)…" -> "导入…"
+_BRACKETED_MNEMONIC = re.compile(r"\s*\(&\w\)")
 
 
 def capped(text: str, limit: int, lines: int | None = None) -> str:
@@ -108,8 +110,8 @@ def action_text(text: str, limit: int = MAX_ACTION_CHARS) -> str:
 
 
 def strip_mnemonics(text: str) -> str:
-    """An action's text as shown: "&Undo" -> "Undo", "R&&D" -> "R&D"."""
-    return _MNEMONIC.sub(r"\1", text)
+    """An action's text as shown: "&Undo" -> "Undo", "R&&D" -> "R&D", "撤销(&U)" -> "撤销"."""
+    return _MNEMONIC.sub(r"\1", _BRACKETED_MNEMONIC.sub("", text))
 
 
 def window_title(text: str, limit: int = MAX_LINE_CHARS) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLocale, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -27,8 +27,9 @@ from reader.core.models import Annotation, Paper, Status
 from reader.core.text import shown_part
 from reader.render import abstract_html, title_html
 from reader.render.html import MAX_ABSTRACT_CHARS, breakable, escape
-from reader.ui import plain, resources
+from reader.ui import names, plain, resources
 from reader.ui.browser import ReadingBrowser
+from reader.ui.i18n import fill, number
 from reader.ui.note_editor import NoteEditor
 from reader.ui.tag_editor import TagEditor
 from reader.ui.theme import flat_scroll_bars
@@ -37,10 +38,13 @@ if TYPE_CHECKING:
     from reader.ui.highlight_list import HighlightPanel
     from reader.ui.note_conflicts import NoteConflicts
 
-READING_MEASURE_PX = 720
-STATUS_LABELS = {Status.UNREAD: "Unread", Status.READING: "Reading", Status.READ: "Read"}
+translate = QCoreApplication.translate
 
-EMPTY_STATE = """
+READING_MEASURE_PX = 720
+#: what the pane shows with no paper selected (translated when shown)
+EMPTY_STATE = QT_TRANSLATE_NOOP(
+    "ReaderPane",
+    """
 <div align="center" style="margin-top: 48px">
 <p style="font-size: x-large">Select a paper to read its abstract</p>
 <p>↑/↓ or <b>j</b>/<b>k</b> move · <b>1</b> <b>2</b> <b>3</b> mark unread / reading / read<br>
@@ -49,7 +53,8 @@ EMPTY_STATE = """
 in the abstract: select text, then <b>1</b>–<b>4</b> highlight · <b>h</b> colours ·
 <b>c</b> comment</p>
 </div>
-"""
+""",
+)
 
 
 #: longer abstracts are shown cut (a 10 MB one took 9 s to lay out)
@@ -73,39 +78,53 @@ SEARCH_MARK = "#78ff8c1a"
 HTML_CACHE = 64
 
 
-@functools.lru_cache(maxsize=HTML_CACHE)
 def paper_html(paper: Paper) -> str:
-    """The header and abstract of a paper as a safe HTML fragment. Kept per Paper
-    value (an edited or re-imported paper is another value); what the user adds
-    (highlights, search marks) is drawn over it, never written into it."""
+    """The header and abstract of a paper as a safe HTML fragment, in the language in
+    use. Kept per Paper value (an edited or re-imported paper is another value); what
+    the user adds (highlights, search marks) is drawn over it, never written into it."""
+    return _paper_html(paper, QLocale().name())
+
+
+@functools.lru_cache(maxsize=HTML_CACHE)
+def _paper_html(paper: Paper, _language: str) -> str:
     year = str(paper.year or "")
     if year and year in paper.venue:
         year = ""  # "ICML 2025 · 2025" says it twice
     shown = (paper.venue, year, paper.presentation, paper.primary_area)
     meta = [breakable(escape(_field(x))) for x in shown if x]
-    for link, label in ((paper.url, "Paper page ↗"), (paper.pdf, "PDF ↗")):
+    links = (
+        (paper.url, translate("ReaderPane", "Paper page ↗")),
+        (paper.pdf, translate("ReaderPane", "PDF ↗")),
+    )
+    for link, label in links:
         if link.lower().startswith(("http://", "https://")) and len(link) <= MAX_LINK_CHARS:
-            meta.append(f'<a href="{escape(link, quote=True)}">{label}</a>')
-    authors = breakable(escape(_authors(paper.authors))) or "<i>Unknown authors</i>"
+            meta.append(f'<a href="{escape(link, quote=True)}">{escape(label)}</a>')
+    unknown = escape(translate("ReaderPane", "Unknown authors"))
+    authors = breakable(escape(_authors(paper.authors))) or f"<i>{unknown}</i>"
     text = paper.abstract
     if len(text) > MAX_SHOWN_ABSTRACT:
         # laying out megabytes freezes the window for seconds: show the start only
         shown = shown_part(text, MAX_SHOWN_ABSTRACT)
-        abstract = (
-            abstract_html(shown)
-            + f"<p><i>… the abstract goes on for {len(text) - len(shown):,} more characters "
-            f"(text shortened for display: {len(text):,} characters in total; "
-            "right-click → Copy Abstract for all of it).</i></p>"
+        more = translate(
+            "ReaderPane",
+            "… the abstract goes on for %1 more characters (text shortened for display: "
+            "%2 characters in total; right-click → Copy Abstract for all of it).",
         )
+        more = fill(more, number(len(text) - len(shown)), number(len(text)))
+        abstract = abstract_html(shown) + f"<p><i>{escape(more)}</i></p>"
     else:
-        abstract = abstract_html(text) if text.strip() else "<p><i>No abstract.</i></p>"
+        none = escape(translate("ReaderPane", "No abstract."))
+        abstract = abstract_html(text) if text.strip() else f"<p><i>{none}</i></p>"
     derived = (
-        ' <span style="color: gray; font-size: small">(title derived from abstract)</span>'
+        ' <span style="color: gray; font-size: small">'
+        + escape(translate("ReaderPane", "(title derived from abstract)"))
+        + "</span>"
         if paper.title_derived
         else ""
     )
     words = breakable(escape(_field(", ".join(paper.keywords))))
-    keywords = f'<p style="color: gray">Keywords: {words}</p>' if words else ""
+    said = escape(translate("ReaderPane", "Keywords: %1"))
+    keywords = f'<p style="color: gray">{fill(said, words)}</p>' if words else ""
     return (
         f'<h2 style="margin-bottom: 4px">{title_html(paper.title)}{derived}</h2>'
         f'<p style="margin-top: 0">{authors}</p>'
@@ -133,7 +152,7 @@ def _authors(names: Sequence[str]) -> str:
         shown.append(name)
     out = ", ".join(shown)
     if len(names) > len(shown):
-        out += f" and {len(names) - len(shown):,} more"
+        out = fill(translate("ReaderPane", "%1 and %2 more"), out, number(len(names) - len(shown)))
     return out
 
 
@@ -162,7 +181,8 @@ class ReaderPane(QStackedWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Reader")
+        #: the query the empty state says nothing matches (None: none chosen yet)
+        self._unmatched: str | None = None
         self._empty: QTextBrowser | None = None
         self._highlight_panel: HighlightPanel | None = None
         self._conflicts: NoteConflicts | None = None
@@ -172,7 +192,6 @@ class ReaderPane(QStackedWidget):
         self.splitter = QSplitter(Qt.Orientation.Vertical, page)
         self.browser = ReadingBrowser(READING_MEASURE_PX, self.splitter)
         self.browser.setObjectName("abstract")
-        self.browser.setAccessibleName("Abstract")
         self.browser.document().setDocumentMargin(18)
         # a caret and Shift+arrows, so text can be chosen for a highlight without a mouse
         self.browser.setTextInteractionFlags(
@@ -194,10 +213,7 @@ class ReaderPane(QStackedWidget):
         status_row.setSpacing(2)
         for key, status in enumerate(Status, start=1):
             button = QToolButton(lower)
-            button.setText(STATUS_LABELS[status])
             button.setCheckable(True)
-            button.setToolTip(f"Mark {status.value} ({key})")
-            button.setAccessibleName(f"Mark {status.value}")
             button.setObjectName(f"status_{status.value}")
             self.status_buttons.addButton(button, key)
             status_row.addWidget(button)
@@ -210,7 +226,7 @@ class ReaderPane(QStackedWidget):
         status_row.addStretch(1)
         # the tags on a line of their own: its chips wrap across the pane's width
         tags_row = QHBoxLayout()
-        tags_label = QLabel("Tags:", lower)
+        self._tags_label = tags_label = QLabel(lower)
         tags_row.addWidget(tags_label, 0, Qt.AlignmentFlag.AlignTop)
         tags_row.addWidget(self.tag_editor, 1)
 
@@ -219,12 +235,10 @@ class ReaderPane(QStackedWidget):
         self.backlinks.setTextFormat(Qt.TextFormat.RichText)
         self.backlinks.setOpenExternalLinks(False)
         self.backlinks.setWordWrap(True)
-        self.backlinks.setAccessibleName("Notes linking here")
         self.backlinks.hide()
         #: why the paper shown stands where it does in a learnt order (see set_reason)
         self.reason = plain.PlainLabel(parent=lower)
         self.reason.setObjectName("reason")
-        self.reason.setAccessibleName("Why this paper")
         self.reason.setWordWrap(True)
         self.reason.hide()
         self.note_editor = NoteEditor(lower)
@@ -254,6 +268,36 @@ class ReaderPane(QStackedWidget):
         self.addWidget(page)
         self._page = page
         self._paper_id = ""
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The pane's texts in the language in use (again after a switch)."""
+        self.setAccessibleName(self.tr("Reader"))
+        self.browser.setAccessibleName(self.tr("Abstract"))
+        for key, status in enumerate(Status, start=1):
+            button = self.status_buttons.button(key)
+            button.setText(names.status(status.value))
+            button.setToolTip(fill(self.tr("%1 (%2)"), names.mark_status(status.value), str(key)))
+            button.setAccessibleName(names.mark_status(status.value))
+        self._tags_label.setText(self.tr("Tags:"))
+        self.backlinks.setAccessibleName(self.tr("Notes linking here"))
+        self.reason.setAccessibleName(self.tr("Why this paper"))
+        if self._empty is not None:
+            self._empty.setAccessibleName(self.tr("No paper selected"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            if self._paper is not None:
+                self.browser.set_page(paper_html(self._paper))
+                if self._highlight_panel is not None:  # (found again: the header's words moved)
+                    rows = self._highlight_panel.model.rows()
+                    text = self.browser.toPlainText()
+                    self._highlight_panel.set_highlights([r.highlight for r in rows], text)
+                self.mark_terms(self._terms)
+            elif self._empty is not None and self.currentWidget() is self._empty:
+                self.empty.setHtml(self._empty_page())
+        super().changeEvent(event)
 
     @property
     def paper_id(self) -> str:
@@ -265,7 +309,7 @@ class ReaderPane(QStackedWidget):
         if self._empty is None:
             self._empty = QTextBrowser(self)
             self._empty.setObjectName("emptyState")
-            self._empty.setAccessibleName("No paper selected")
+            self._empty.setAccessibleName(self.tr("No paper selected"))
             flat_scroll_bars(self._empty)
             self.addWidget(self._empty)
         return self._empty
@@ -307,20 +351,30 @@ class ReaderPane(QStackedWidget):
         """The empty state when the search and facets leave no paper."""
         self.note_editor.flush()
         self._paper = None
-        shown = breakable(escape(_field(query)))  # (a query may be a megabyte pasted)
-        self._show_empty(
+        self._unmatched = query
+        self._show_empty()
+
+    def _empty_page(self) -> str:
+        """The empty state: how to start, or that nothing matches the query."""
+        if self._unmatched is None:
+            return self.tr(EMPTY_STATE)
+        shown = breakable(escape(_field(self._unmatched)))  # (a megabyte may be pasted)
+        return (
             '<div align="center" style="margin-top: 48px">'
-            f'<p style="font-size: x-large">No paper matches “{shown}”</p>'
-            "<p>Clear the search box or the chosen facets to see every paper.</p></div>"
+            '<p style="font-size: x-large">'
+            + fill(escape(self.tr("No paper matches “%1”")), shown)
+            + "</p><p>"
+            + escape(self.tr("Clear the search box or the chosen facets to see every paper."))
+            + "</p></div>"
         )
 
-    def _show_empty(self, page: str) -> None:
-        """No paper: `page` instead (the note the last paper's, flushed already)."""
+    def _show_empty(self) -> None:
+        """No paper: the empty state (the note the last paper's, flushed already)."""
         self._paper_id = ""
         self.note_editor.set_paper("", "")
         if self._highlight_panel is not None:
             self._highlight_panel.set_highlights((), "")
-        self.empty.setHtml(page)
+        self.empty.setHtml(self._empty_page())
         self.setCurrentWidget(self.empty)
         self.paper_shown.emit("")
 
@@ -332,7 +386,8 @@ class ReaderPane(QStackedWidget):
         self.note_editor.flush()
         before, self._paper = self._paper, paper
         if paper is None or annotation is None:
-            self._show_empty(EMPTY_STATE)
+            self._unmatched = None
+            self._show_empty()
             return
         changed = paper.id != self._paper_id
         self._paper_id = paper.id
@@ -439,12 +494,14 @@ class ReaderPane(QStackedWidget):
             menu.addSeparator()
             clipboard = QGuiApplication.clipboard()
             menu.addAction(
-                "Copy Abstract as Text", lambda: clipboard.setText(plain(paper.abstract))
+                self.tr("Copy Abstract as Text"), lambda: clipboard.setText(plain(paper.abstract))
             )
             menu.addAction(
-                "Copy Abstract as LaTeX Source", lambda: clipboard.setText(paper.abstract)
+                self.tr("Copy Abstract as LaTeX Source"), lambda: clipboard.setText(paper.abstract)
             )
-            menu.addAction("Copy Title as LaTeX Source", lambda: clipboard.setText(paper.title))
+            menu.addAction(
+                self.tr("Copy Title as LaTeX Source"), lambda: clipboard.setText(paper.title)
+            )
             self.browser_menu_requested.emit(menu, self.browser.cursorForPosition(pos).position())
         menu.popup(self.browser.viewport().mapToGlobal(pos))
 

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 APP_ICON = "icons/paper-reader.svg"
 THEME = "themes/reader_pane.qss"
 SCROLL_BARS = "themes/scroll_bars.qss"
+#: the compiled catalogues of the window's texts (reader.ui.i18n)
+TRANSLATIONS = ("translations/paper_reader_en.qm", "translations/paper_reader_zh_CN.qm")
 
 
 def resource_path(name: str) -> Path:
@@ -47,6 +49,7 @@ def check_installed() -> None:
         resource_path(APP_ICON),
         resource_path(THEME),
         resource_path(SCROLL_BARS),
+        *(resource_path(name) for name in TRANSLATIONS),
         paths.bundled_sample(),
     ):
         if not path.is_file():

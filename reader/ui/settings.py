@@ -139,6 +139,23 @@ class WindowSettings:
             setattr(state, name, value)
         return state
 
+    def language(self) -> str | None:
+        """What View → Language chose for this library (None: follow the system)."""
+        from reader.language import LANGUAGE_KEY, normalise
+
+        value = self._settings.value(LANGUAGE_KEY)
+        return normalise(value) if isinstance(value, str) else None
+
+    def set_language(self, code: str | None) -> None:
+        """Remember View → Language's choice (None: follow the system)."""
+        from reader.language import LANGUAGE_KEY
+
+        if code:
+            self._settings.setValue(LANGUAGE_KEY, code)
+        else:
+            self._settings.remove(LANGUAGE_KEY)
+        self._settings.sync()
+
     def save(self, state: WindowState) -> None:
         for name in WindowState.NAMES:
             value = getattr(state, name)

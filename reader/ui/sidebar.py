@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +25,7 @@ from reader.core.facets import Facets
 from reader.core.library import Library
 from reader.core.models import Status
 from reader.core.sorting import LEARNT, SORT_KEYS, sort_ids
-from reader.ui import plain, resources
+from reader.ui import i18n, names, plain, resources
 from reader.ui.facets import FacetPanel
 from reader.ui.paper_list import PaperListModel, PaperListView
 
@@ -93,21 +93,16 @@ class Sidebar(QWidget):
         self.facets = facets
         self.saved_searches: dict[str, str] = {}
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search  (tag:x  status:unread  author:…  year:>=2024)")
         self.search.setClearButtonEnabled(True)
-        self.search.setAccessibleName("Search papers")
         self.sort_combo = _SortCombo(self)
-        self.sort_combo.setAccessibleName("Sort by")
-        for key, label in SORT_KEYS.items():
-            self.sort_combo.addItem(f"Sort: {label}", key)
+        for key in SORT_KEYS:
+            self.sort_combo.addItem("", key)
         self.sort_combo.about_to_show = self._offer_learnt_sorts
         self.sort_combo.view().setRowHidden(self.sort_combo.findData("like"), True)
         #: predicted interest (see use_interest); None: the learnt orders are not offered
         self.interest: Interest | None = None
         self.sort_order = QToolButton(self)
         self.sort_order.setCheckable(True)
-        self.sort_order.setAccessibleName("Descending order")
-        self.sort_order.setToolTip("Reverse the order")
         self.sort_order.setText("↓")
         self.sort_order.setStyleSheet(
             resources.stylesheet()
@@ -117,7 +112,6 @@ class Sidebar(QWidget):
         self.view.setModel(self.model)
         self.count_label = plain.PlainLabel(parent=self)
         self.count_label.setObjectName("countLabel")
-        self.count_label.setAccessibleName("Paper count")
         # quieter than the list, still readable (Mid was 1.7:1 on the window's grey)
         self.count_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.count_label.setContentsMargins(4, 2, 4, 2)
@@ -143,7 +137,10 @@ class Sidebar(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self._bottom)
 
-        self._counted_text = ""
+        #: (papers shown, papers in the library, read among those shown)
+        self._counts: tuple[int, int, int] | None = None
+        self._selected = 0
+        self.retranslate()
         self._table_wired = False
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
         self._order: list[str] = []
@@ -348,7 +345,8 @@ class Sidebar(QWidget):
         ready = self.interest is not None and "like" in self.interest.models
         view.setRowHidden(like, not ready)
         if ready and self.interest is not None:
-            self.sort_combo.setItemText(like, f"Sort: Like {self.interest.like_what}")
+            label = i18n.fill(self.tr("Like %1"), self.interest.like_what)
+            self.sort_combo.setItemText(like, i18n.fill(self.tr("Sort: %1"), label))
 
     def query_text(self) -> str:
         return " ".join(p for p in (self.search.text().strip(), self.facets.query()) if p)
@@ -372,7 +370,7 @@ class Sidebar(QWidget):
             return False
         if self.prepare_search() and self._words_found():
             return False
-        self.count_label.setText("Searching…")
+        self.count_label.setText(self.tr("Searching…"))
         if self._fetching is not None:  # the query runs once its words are found
             self._fetched_then = again or self._typing
             self._fetch_poll.start()
@@ -473,6 +471,9 @@ class Sidebar(QWidget):
 
     def _show_hint(self, warning: str) -> None:
         """How the query was read (a warning), in the count's place; "": the count."""
+        plain_words = "Searching plain words: "  # (reader.core.query's; its reason stays)
+        if warning.startswith(plain_words):
+            warning = i18n.fill(self.tr("Searching plain words: %1"), warning[len(plain_words) :])
         self.hint.setText(warning)
         self.hint.setToolTip(plain.tooltip(warning) if warning else "")
         self._bottom.setCurrentWidget(self.hint if warning else self.count_label)
@@ -486,9 +487,8 @@ class Sidebar(QWidget):
             read = self._library.count_status(Status.READ)
         else:
             read = self.index.count_status(ids, Status.READ)
-        shown = f"{len(ids):,} papers" if len(ids) == total else f"{len(ids):,} of {total:,} papers"
-        self._counted_text = f"{shown} · {read:,} read"
-        self._show_selected()
+        self._counts = (len(ids), total, read)
+        self._show_counts()
 
     def _show_selected(self) -> None:
         """The count, and how many papers are selected when more than one is: what
@@ -499,8 +499,43 @@ class Sidebar(QWidget):
             if bottom > end:
                 selected += bottom - max(top, end)
                 end = bottom
-        more = f" · {selected:,} selected" if selected > 1 else ""
-        self.count_label.setText(self._counted_text + more)
+        self._selected = selected
+        self._show_counts()
+
+    def _show_counts(self) -> None:
+        shown, total, read = self._counts
+        if shown == total:
+            papers = self.tr("%Ln paper(s)", "", total)
+        else:
+            papers = i18n.fill(self.tr("%1 of %Ln paper(s)", "", total), i18n.number(shown))
+        text = i18n.fill(self.tr("%1 · %2 read"), papers, i18n.number(read))
+        if self._selected > 1:
+            text = i18n.fill(self.tr("%1 · %Ln selected", "", self._selected), text)
+        self.count_label.setText(text)
+
+    def retranslate(self) -> None:
+        """The sidebar's texts in the language in use (again after a switch)."""
+        self.search.setPlaceholderText(
+            self.tr("Search  (tag:x  status:unread  author:…  year:>=2024)")
+        )
+        self.search.setAccessibleName(self.tr("Search papers"))
+        self.sort_combo.setAccessibleName(self.tr("Sort by"))
+        for row in range(self.sort_combo.count()):
+            key = self.sort_combo.itemData(row)
+            label = names.sort_order(key)
+            if key == "like" and self.interest is not None and "like" in self.interest.models:
+                label = i18n.fill(self.tr("Like %1"), self.interest.like_what)
+            self.sort_combo.setItemText(row, i18n.fill(self.tr("Sort: %1"), label))
+        self.sort_order.setAccessibleName(self.tr("Descending order"))
+        self.sort_order.setToolTip(self.tr("Reverse the order"))
+        self.count_label.setAccessibleName(self.tr("Paper count"))
+        if self._counts is not None:
+            self._show_counts()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def schedule_facets(self) -> None:
         """Count the facets once typing (or triaging) pauses."""

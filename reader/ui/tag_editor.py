@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLineEdit, QToolButton, QWidget
 
 from reader.ui import plain
 from reader.ui.flow import FlowLayout
+from reader.ui.i18n import fill
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCompleter
@@ -39,14 +40,26 @@ class TagEditor(QWidget):
         # wider (which squeezed the list and the facets)
         self._layout = FlowLayout(self)
         self.entry = QLineEdit(self)
-        self.entry.setPlaceholderText("Add tag…")
-        self.entry.setAccessibleName("Add tag")
         self.entry.setClearButtonEnabled(True)
         self.entry.setMinimumWidth(120)
         self.entry.installEventFilter(self)
         self._completion_model = QStringListModel(self)
         self.entry.returnPressed.connect(self._on_return)
         self._layout.addWidget(self.entry)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The entry's and chips' texts in the language in use (again after a switch)."""
+        self.entry.setPlaceholderText(self.tr("Add tag…"))
+        self.entry.setAccessibleName(self.tr("Add tag"))
+        for tag, chip in zip(self._tags, self._chips, strict=False):
+            chip.setToolTip(plain.tooltip(fill(self.tr("Remove tag “%1”"), tag)))
+            chip.setAccessibleName(fill(self.tr("Tag %1, press to remove"), tag))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def tags(self) -> list[str]:
         return list(self._tags)
@@ -66,8 +79,8 @@ class TagEditor(QWidget):
             chip = QToolButton(self)
             chip.setObjectName("tagChip")
             chip.setText(plain.action_text(tag) + "  ✕")
-            chip.setToolTip(plain.tooltip(f"Remove tag “{tag}”"))
-            chip.setAccessibleName(f"Tag {tag}, press to remove")
+            chip.setToolTip(plain.tooltip(fill(self.tr("Remove tag “%1”"), tag)))
+            chip.setAccessibleName(fill(self.tr("Tag %1, press to remove"), tag))
             chip.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             chip.clicked.connect(lambda _=False, t=tag: self.tag_removed.emit(t))
             chip.installEventFilter(self)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,7 +24,10 @@ from reader.core.library import Library
 from reader.ui import plain
 from reader.ui.commands import EditCommand
 from reader.ui.controller import PaperController
+from reader.ui.i18n import fill, number
 from reader.ui.theme import flat_scroll_bars
+
+translate = QCoreApplication.translate
 
 MAX_COLOURED = 9
 TAG_ROLE = Qt.ItemDataRole.UserRole + 20
@@ -35,7 +38,7 @@ class RenameTagCommand(EditCommand):
     paper's tags and the colours, tag by tag, where nobody changed them since."""
 
     def __init__(self, library: Library, old: str, new: str) -> None:
-        super().__init__(library, f"Rename tag {old} to {new}")
+        super().__init__(library, fill(translate("Commands", "Rename tag %1 to %2"), old, new))
         self._old, self._new = old, new
 
     def first(self) -> None:
@@ -46,7 +49,7 @@ class DeleteTagCommand(EditCommand):
     """As RenameTagCommand, of taking a tag (and its colour) off every paper."""
 
     def __init__(self, library: Library, tag: str) -> None:
-        super().__init__(library, f"Delete tag {tag}")
+        super().__init__(library, fill(translate("Commands", "Delete tag %1"), tag))
         self._tag = tag
 
     def first(self) -> None:
@@ -77,8 +80,8 @@ class TagManager(QDialog):
 
     def __init__(self, controller: PaperController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Manage tags")
-        self.setAccessibleName("Manage tags")
+        self.setWindowTitle(self.tr("Manage tags"))
+        self.setAccessibleName(self.tr("Manage tags"))
         self.controller = controller
         self.model = QStandardItemModel(self)
         self.table = QTableView(self)
@@ -87,13 +90,13 @@ class TagManager(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.setAccessibleName("Tags")
+        self.table.setAccessibleName(self.tr("Tags"))
         flat_scroll_bars(self.table)
         buttons = QHBoxLayout()
-        self.rename_button = QPushButton("&Rename…", self)
-        self.delete_button = QPushButton("&Delete", self)
-        self.colour_button = QPushButton("&Colour…", self)
-        self.clear_colour_button = QPushButton("&No Colour", self)
+        self.rename_button = QPushButton(self.tr("&Rename…"), self)
+        self.delete_button = QPushButton(self.tr("&Delete"), self)
+        self.colour_button = QPushButton(self.tr("&Colour…"), self)
+        self.clear_colour_button = QPushButton(self.tr("&No Colour"), self)
         for b in (
             self.rename_button,
             self.delete_button,
@@ -102,7 +105,7 @@ class TagManager(QDialog):
         ):
             buttons.addWidget(b)
         buttons.addStretch(1)
-        close = QPushButton("Close", self)
+        close = QPushButton(self.tr("Close"), self)
         close.clicked.connect(self.accept)
         buttons.addWidget(close)
         layout = QVBoxLayout(self)
@@ -129,7 +132,9 @@ class TagManager(QDialog):
         colours = lib.tag_colours()
         order = coloured_tags(lib)
         self.model.clear()
-        self.model.setHorizontalHeaderLabels(["Tag", "Papers", "Colour", "Key"])
+        self.model.setHorizontalHeaderLabels(
+            [self.tr("Tag"), self.tr("Papers"), self.tr("Colour"), self.tr("Key")]
+        )
         for tag in sorted(set(counts) | set(colours), key=str.casefold):
             name = QStandardItem(tag)
             name.setData(tag, TAG_ROLE)
@@ -138,7 +143,7 @@ class TagManager(QDialog):
                 swatch.setBackground(QColor(colours[tag]))
             key = f"Alt+{order.index(tag) + 1}" if tag in order else ""
             self.model.appendRow(
-                [name, QStandardItem(f"{counts.get(tag, 0):,}"), swatch, QStandardItem(key)]
+                [name, QStandardItem(number(counts.get(tag, 0))), swatch, QStandardItem(key)]
             )
         self.table.resizeColumnsToContents()
         # the tag's name takes the width the others leave: the table fills the dialog
@@ -162,15 +167,17 @@ class TagManager(QDialog):
         if not tag:
             return
         new, ok = QInputDialog.getText(
-            self, "Rename tag", plain.html(f"New name for “{tag}”:"), text=tag
+            self,
+            self.tr("Rename tag"),
+            plain.html(fill(self.tr("New name for “%1”:"), tag)),
+            text=tag,
         )
         new = new.strip()
         if not ok or not new or new == tag:
             return
         if new.casefold() in (t.casefold() for t in self.controller.library.tag_counts()):
-            answer = QMessageBox.question(
-                self, "Merge tags", plain.html(f"“{new}” exists already. Merge “{tag}” into it?")
-            )
+            question = fill(self.tr("“%1” exists already. Merge “%2” into it?"), new, tag)
+            answer = QMessageBox.question(self, self.tr("Merge tags"), plain.html(question))
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.controller.push(RenameTagCommand(self.controller.library, tag, new))
@@ -181,9 +188,8 @@ class TagManager(QDialog):
         if not tag:
             return
         n = len(self.controller.library.papers_with_tag(tag))
-        answer = QMessageBox.question(
-            self, "Delete tag", plain.html(f"Remove “{tag}” from {n} paper(s)? (Ctrl+Z undoes.)")
-        )
+        question = fill(self.tr("Remove “%1” from %Ln paper(s)? (Ctrl+Z undoes.)", "", n), tag)
+        answer = QMessageBox.question(self, self.tr("Delete tag"), plain.html(question))
         if answer == QMessageBox.StandardButton.Yes:
             self.controller.push(DeleteTagCommand(self.controller.library, tag))
 
@@ -192,7 +198,8 @@ class TagManager(QDialog):
         if not tag:
             return
         start = QColor(self.controller.library.tag_colours().get(tag, "#4a90d9"))
-        colour = QColorDialog.getColor(start, self, plain.window_title(f"Colour for “{tag}”"))
+        title = plain.window_title(fill(self.tr("Colour for “%1”"), tag))
+        colour = QColorDialog.getColor(start, self, title)
         if colour.isValid():
             self._set_colour(colour.name())
 
@@ -203,13 +210,15 @@ class TagManager(QDialog):
         colours = self.controller.library.tag_colours()
         if colour is not None and tag not in colours and len(colours) >= MAX_COLOURED:
             QMessageBox.information(
-                self, "Tag colours", f"At most {MAX_COLOURED} tags have colours."
+                self,
+                self.tr("Tag colours"),
+                fill(self.tr("At most %1 tags have colours."), number(MAX_COLOURED)),
             )
             return
         try:  # this tag's colour alone: another program's colours of others stay
             self.controller.library.set_tag_colour(tag, colour)
         except (ValueError, OSError) as exc:
-            self.controller.save_failed.emit(f"Colour not changed: {exc}")
+            self.controller.save_failed.emit(fill(self.tr("Colour not changed: %1"), str(exc)))
 
 
 def tag_colour_map(library: Library) -> dict[str, str]:
@@ -227,13 +236,14 @@ def install_tag_actions(
     for n in numbers:
         add(
             f"toggle_tag_{n}",
-            f"Toggle Coloured Tag {n}",
+            QT_TRANSLATE_NOOP("Actions", "Toggle Coloured Tag %1"),
             [f"Alt+{n}"],
             lambda n=n: toggle_coloured_tag(controller, n),
+            args=(str(n),),
         )
     add(
         "manage_tags",
-        "&Manage Tags…",
+        QT_TRANSLATE_NOOP("Actions", "&Manage Tags…"),
         ["Ctrl+Shift+G"],
         lambda: TagManager(controller, window).show(),
         menu="&Paper",

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from reader.core.library import Library
 from reader.ui import plain
+from reader.ui.i18n import Counted, fill, number
 
 if TYPE_CHECKING:  # imported when first used: not needed to open the window
     from PySide6.QtWidgets import QMessageBox, QProgressDialog
@@ -18,20 +19,24 @@ if TYPE_CHECKING:  # imported when first used: not needed to open the window
     from reader.importing import ImportReport, PreparedImport
     from reader.ui.tasks import Task, TaskRunner
 
-IMPORT_FILTER = (
+IMPORT_FILTER = QT_TRANSLATE_NOOP(
+    "Transfers",
     "Paper lists (*.json *.bib *.bibtex *.ris *.csv *.tsv *.txt);;"
     "JSON (*.json);;BibTeX (*.bib *.bibtex);;RIS (*.ris);;CSV (*.csv *.tsv);;"
-    "Plain-text abstracts (*.txt);;All files (*)"
+    "Plain-text abstracts (*.txt);;All files (*)",
 )
+#: the export's file types (translated when shown) and the format each one writes
 EXPORT_FILTERS = {
-    "JSON, everything (*.json)": "json",
-    "BibTeX (*.bib)": "bibtex",
-    "CSV spreadsheet (*.csv)": "csv",
-    "Markdown, one file per paper (folder)": "markdown",
+    QT_TRANSLATE_NOOP("Transfers", "JSON, everything (*.json)"): "json",
+    QT_TRANSLATE_NOOP("Transfers", "BibTeX (*.bib)"): "bibtex",
+    QT_TRANSLATE_NOOP("Transfers", "CSV spreadsheet (*.csv)"): "csv",
+    QT_TRANSLATE_NOOP("Transfers", "Markdown, one file per paper (folder)"): "markdown",
 }
 
 
-CANCELLED = "Import cancelled; nothing was changed."
+CANCELLED = QT_TRANSLATE_NOOP("Transfers", "Import cancelled; nothing was changed.")
+
+translate = QCoreApplication.translate
 
 
 class Transfers(QObject):
@@ -73,7 +78,9 @@ class Transfers(QObject):
         # the folder of the last import, else the home folder (Qt's "" is the
         # program's working folder: the source checkout when started from one)
         start = str(self.last_folder or Path.home())
-        paths, _ = QFileDialog.getOpenFileNames(self._window, "Import papers", start, IMPORT_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(
+            self._window, self.tr("Import papers"), start, self.tr(IMPORT_FILTER)
+        )
         if paths:
             self.last_folder = Path(paths[0]).parent
             self.import_files([Path(p) for p in paths])
@@ -101,16 +108,17 @@ class Transfers(QObject):
         from reader.ui.tasks import Task
 
         if self._task is not None:
-            self.message.emit("An import is already running.")
+            self.message.emit(self.tr("An import is already running."))
             return
         library = self._library
         # a copy the worker plans against: only an import changes the catalogue (one at a time)
         existing = library.papers_by_id().copy()
         files = list(paths)
         names = [display_name(f.name) for f in files]
-        progress = QProgressDialog("", "Cancel", 0, 0, self._window)
-        progress.setLabel(plain.PlainLabel(f"Reading {names[0]}…"))  # (file names: as typed)
-        progress.setWindowTitle("Importing")
+        progress = QProgressDialog("", self.tr("Cancel"), 0, 0, self._window)
+        reading = fill(self.tr("Reading %1…"), names[0])
+        progress.setLabel(plain.PlainLabel(reading))  # (file names: as typed)
+        progress.setWindowTitle(self.tr("Importing"))
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         progress.setAutoClose(False)
@@ -144,11 +152,12 @@ class Transfers(QObject):
             if self._task is not started or self.progress is not progress:
                 return  # (a cancelled import's worker, not yet stopped)
             if done < total:
-                progress.setLabelText(f"Reading {names[done]} ({done + 1} of {total})…")
+                reading = self.tr("Reading %1 (%2 of %3)…")
+                progress.setLabelText(fill(reading, names[done], number(done + 1), number(total)))
             elif done == total:
-                progress.setLabelText("Matching against the library…")
+                progress.setLabelText(self.tr("Matching against the library…"))
             else:
-                progress.setLabelText("Saving…")
+                progress.setLabelText(self.tr("Saving…"))
                 progress.setCancelButton(None)  # too late to cancel: it finishes
 
         def done(prepared: PreparedImport) -> None:
@@ -179,7 +188,7 @@ class Transfers(QObject):
             return
         self._task = None
         self._finish()
-        self.import_failed.emit(CANCELLED)
+        self.import_failed.emit(self.tr(CANCELLED))
 
     def _finish(self) -> None:
         progress, self.progress = self.progress, None
@@ -203,14 +212,14 @@ class Transfers(QObject):
             report = finish_import(self._library, prepared)
         except (OSError, ValueError) as exc:  # (the annotations restored, the tag colours)
             self._finish()
-            self.import_failed.emit(f"Import not saved: {exc}")
+            self.import_failed.emit(fill(self.tr("Import not saved: %1"), str(exc)))
             return
         self._finish()
-        self.message.emit(report.summary().splitlines()[0])
+        self.message.emit(summary(report).splitlines()[0])
         if prepared.papers:
             from reader.ui.commands import ImportCommand
 
-            name = ", ".join(report.files) or "papers"
+            name = ", ".join(report.files) or self.tr("papers")
             self.imported.emit(ImportCommand(lib, list(prepared.papers), before, added, name))
         self.import_finished.emit(report)
 
@@ -220,29 +229,39 @@ class Transfers(QObject):
         self._task = None
         self._finish()
         if isinstance(exc, ImportCancelled):
-            self.import_failed.emit(CANCELLED)
+            self.import_failed.emit(self.tr(CANCELLED))
         elif isinstance(exc, _NotSaved):
-            self.import_failed.emit(f"Import not saved: {exc}")
+            self.import_failed.emit(fill(self.tr("Import not saved: %1"), str(exc)))
         else:
-            self.import_failed.emit(f"Nothing imported: {exc}")
+            self.import_failed.emit(fill(self.tr("Nothing imported: %1"), str(exc)))
 
     # -- export -------------------------------------------------------------
 
     def choose_and_export(self, ids: Sequence[str], what: str) -> None:
+        """Ask where to export `ids`: "selection", "view", "library" (or other papers)."""
         from PySide6.QtWidgets import QFileDialog
 
         if not ids:
-            self.message.emit("Nothing to export.")
+            self.message.emit(self.tr("Nothing to export."))
             return
+        if what == "selection":
+            title = self.tr("Export the selection (%Ln paper(s))", "", len(ids))
+        elif what == "view":
+            title = self.tr("Export the current view (%Ln paper(s))", "", len(ids))
+        elif what == "library":
+            title = self.tr("Export the whole library (%Ln paper(s))", "", len(ids))
+        else:
+            title = self.tr("Export %Ln paper(s)", "", len(ids))
+        kinds = {self.tr(shown): fmt for shown, fmt in EXPORT_FILTERS.items()}
         path, chosen = QFileDialog.getSaveFileName(
             self._window,
-            f"Export {what} ({len(ids)} papers)",
+            title,
             str((self.last_folder or Path.home()) / "papers.json"),
-            ";;".join(EXPORT_FILTERS),
+            ";;".join(kinds),
         )
         if path:
             self.last_folder = Path(path).parent
-            self.export(ids, EXPORT_FILTERS.get(chosen, "json"), Path(path))
+            self.export(ids, kinds.get(chosen, "json"), Path(path))
 
     def export(self, ids: Sequence[str], fmt: str, path: Path) -> Path | None:
         from reader.exporting import export_to
@@ -252,12 +271,12 @@ class Transfers(QObject):
         try:
             written = export_to(self._library, list(ids), fmt, path)
         except (OSError, ValueError) as exc:
-            self.import_failed.emit(f"Export failed: {exc}")
+            self.import_failed.emit(fill(self.tr("Export failed: %1"), str(exc)))
             return None
         from reader.formats.common import display_name
 
-        count = f"{len(ids):,} paper" + ("" if len(ids) == 1 else "s")
-        self.message.emit(f"Exported {count} to {display_name(str(written))}")
+        exported = Counted().exported(len(ids))
+        self.message.emit(fill(exported, display_name(str(written))))
         return written
 
 
@@ -269,13 +288,31 @@ def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
     """A non-blocking summary of an import, with every skipped record in the details."""
     from PySide6.QtWidgets import QMessageBox
 
-    details = [f"skipped {s.place}: {s.reason}" for s in report.skipped]
+    skipped = translate("Transfers", "skipped %1: %2")
+    details = [fill(skipped, s.place, s.reason) for s in report.skipped]
+    title = translate("Transfers", "Import finished")
     box = plain.message(
-        parent, QMessageBox.Icon.Information, "Import finished", report.summary(), details or None
+        parent, QMessageBox.Icon.Information, title, summary(report), details or None
     )
     box.setModal(False)  # open() would make it window-modal
     box.show()
     return box
+
+
+def summary(report: ImportReport) -> str:
+    """What an import did, in the language in use (its notes as the formats said them)."""
+    text = fill(
+        translate("Transfers", "%1: %2 added, %3 updated, %4 unchanged, %5 skipped"),
+        ", ".join(report.files),
+        number(report.added),
+        number(report.updated),
+        number(report.unchanged),
+        number(len(report.skipped)),
+    )
+    if report.annotations:
+        restored = Counted().annotations_restored(report.annotations)
+        text = fill(translate("Transfers", "%1, %2"), text, restored)
+    return "\n".join([text, *report.notes])
 
 
 def dropped_files(mime: Any) -> list[Path]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -17,9 +18,10 @@ from PySide6.QtWidgets import (
 
 from reader.core.ranking import EXPLORATION
 from reader.core.triage import DEFAULT_DECISIONS, Decision, next_untriaged, progress
-from reader.ui import plain
+from reader.ui import names, plain
 from reader.ui.commands import TriageDecisionCommand
 from reader.ui.controller import PaperController
+from reader.ui.i18n import fill, number
 from reader.ui.interest import INTEREST, Interest
 
 
@@ -46,25 +48,32 @@ def parse_decisions(text: str) -> list[Decision]:
     return decisions
 
 
+translate = QCoreApplication.translate
+
+
 class TriageBar(QWidget):
-    """The strip above the reader pane in triage mode: progress and decision buttons."""
+    """The strip above the reader pane in triage mode: progress and decision buttons.
+
+    Signals:
+        language_changed(): the language in use changed (the bar's owner says it anew).
+    """
+
+    language_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("triageBar")
-        self.setAccessibleName("Triage")
         self.progress = QProgressBar(self)
         self.progress.setFormat("%p%")  # (empty, a bar without text looked like a text box)
         self.progress.setFixedWidth(140)
         self.label = plain.PlainLabel(parent=self)
-        self.label.setAccessibleName("Triage progress")
         # the numbers wrap rather than widen the bar: a longer text ("10 / 19") must
         # never narrow the list or push the buttons out of the window
         self.label.setWordWrap(True)
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.label.setMinimumWidth(120)
         self.buttons: list[QPushButton] = []
-        self.exit_button = QPushButton("Done (Esc)", self)
+        self.exit_button = QPushButton(self)
         # the numbers above, the buttons below: neither row asks for more width than
         # the reader pane has at 900 px
         numbers = QHBoxLayout()
@@ -78,7 +87,19 @@ class TriageBar(QWidget):
         rows.setSpacing(2)
         rows.addLayout(numbers)
         rows.addLayout(self._layout)
+        self.retranslate()
         self.hide()
+
+    def retranslate(self) -> None:
+        self.setAccessibleName(self.tr("Triage"))
+        self.label.setAccessibleName(self.tr("Triage progress"))
+        self.exit_button.setText(self.tr("Done (Esc)"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self.language_changed.emit()
+        super().changeEvent(event)
 
     def set_actions(self, actions: Sequence[QAction]) -> None:
         for button in self.buttons:
@@ -123,13 +144,14 @@ class Triage(QObject):
         self.decision_actions: list[QAction] = []
         self._decisions: list[Decision] = []
         view = controller.sidebar.view
-        self.exit_action = QAction("Leave triage", view)
+        self.exit_action = QAction(self.tr("Leave triage"), view)
         self.exit_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.exit_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.exit_action.setEnabled(False)
         self.exit_action.triggered.connect(lambda: self.set_active(False))
         view.addAction(self.exit_action)
         bar.exit_button.clicked.connect(lambda: self.set_active(False))
+        bar.language_changed.connect(self._retranslate)
         controller.library_changed.connect(lambda _change: self.update_progress())
         controller.sidebar.filtered.connect(self.update_progress)
         controller.undo_stack.indexChanged.connect(self._after_undo_redo)
@@ -155,14 +177,21 @@ class Triage(QObject):
         self._decisions = list(decisions)
         self.decision_actions = []
         for decision in self._decisions:
-            action = QAction(plain.action_text(decision.label), view)
-            action.setToolTip(plain.tooltip(_what_it_does(decision)))
+            action = QAction(view)
             action.setShortcut(QKeySequence(decision.key.upper()))
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             action.setEnabled(self.active)
             action.triggered.connect(lambda _c=False, d=decision: self.decide(d))
             view.addAction(action)
             self.decision_actions.append(action)
+        self._retranslate()
+
+    def _retranslate(self) -> None:
+        """The decisions' and the bar's texts in the language in use."""
+        for decision, action in zip(self._decisions, self.decision_actions, strict=True):
+            action.setText(plain.action_text(names.decision_label(decision.label)))
+            action.setToolTip(plain.tooltip(_what_it_does(decision)))
+        self.exit_action.setText(self.tr("Leave triage"))
         self.bar.set_actions(self.decision_actions)
         self.update_progress()
 
@@ -235,28 +264,48 @@ class Triage(QObject):
         p = progress(lib, ids, self._decisions)
         self.bar.progress.setRange(0, max(p.total, 1))
         self.bar.progress.setValue(p.triaged)
-        done = " — all done!" if p.total and p.triaged == p.total else ""
-        text = p.summary(self._decisions) + done
+        parts = [fill(self.tr("%1 / %2 triaged"), number(p.triaged), number(p.total))]
+        for d in self._decisions:
+            count = number(p.by_decision.get(d.label, 0))
+            label = names.decision_label(d.label).lower()
+            parts.append(
+                fill(self.tr("%1 %2", "a count, then a triage decision's label"), count, label)
+            )
         model = self.interest.model if self.interest is not None else None
         if model is not None and model.can_rank:
             from reader.core.interest import interest_progress
 
-            text = interest_progress(lib, model, ids, self._decisions).summary() + done
-            self.bar.label.setToolTip(plain.tooltip(ESTIMATE_TIP))
+            told = interest_progress(lib, model, ids, self._decisions)
+            parts = [
+                fill(self.tr("%1 decided"), number(told.decided)),
+                fill(self.tr("%1 interesting"), number(told.interesting)),
+            ]
+            if not math.isnan(told.expected_left):
+                more = number(round(told.expected_left))
+                parts.append(fill(self.tr("about %1 more expected"), more))
+            since = number(told.skipped_since)
+            parts.append(fill(self.tr("%1 skipped since the last interesting one"), since))
+            self.bar.label.setToolTip(plain.tooltip(self.tr(ESTIMATE_TIP)))
+        text = " · ".join(parts)
+        if p.total and p.triaged == p.total:
+            text = fill(self.tr("%1 — all done!"), text)
         self.bar.label.setText(text)
 
 
 #: how the triage bar's estimate is made
-ESTIMATE_TIP = (
+ESTIMATE_TIP = QT_TRANSLATE_NOOP(
+    "Triage",
     "Papers come in order of predicted interest, learnt from your decisions, tags and "
     "ratings on this computer. “About N more expected”: the undecided papers' scores "
     "turned into chances by a fit to your decisions so far, added up (rough, and high "
-    "early on). Many skipped since the last interesting one: probably time to stop."
+    "early on). Many skipped since the last interesting one: probably time to stop.",
 )
 
 
 def _what_it_does(decision: Decision) -> str:
     """A decision's tooltip: what pressing it records (a tag, or a reading status)."""
+    label = names.decision_label(decision.label)
     if decision.kind == "status":
-        return f"{decision.label}: marks the paper {decision.value} (its reading status)"
-    return f"{decision.label}: tags the paper “{decision.value}”"
+        what = translate("Triage", "%1: marks the paper %2 (its reading status)")
+        return fill(what, label, names.status(decision.value).lower())
+    return fill(translate("Triage", "%1: tags the paper “%2”"), label, decision.value)

@@ -5,16 +5,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QInputDialog, QMainWindow
 
 from reader.ui import plain
-from reader.ui.actions import Actions
+from reader.ui.action_set import Actions
+from reader.ui.i18n import fill
 from reader.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
     from reader.ui.interest import Interest
     from reader.ui.triage import Triage
+
+translate = QCoreApplication.translate
+
+#: View → theme actions' texts
+THEME_NAMES = {
+    "system": QT_TRANSLATE_NOOP("Actions", "System Theme"),
+    "light": QT_TRANSLATE_NOOP("Actions", "Light Theme"),
+    "dark": QT_TRANSLATE_NOOP("Actions", "Dark Theme"),
+}
 
 
 def add_window_actions(
@@ -33,7 +44,7 @@ def add_window_actions(
     for theme in THEMES:
         action = add(
             f"theme_{theme}",
-            f"{theme.capitalize()} Theme",
+            THEME_NAMES.get(theme, theme),
             [],
             lambda t=theme: look.set_theme(t),
             menu="&View",
@@ -47,17 +58,19 @@ def add_window_actions(
     actions.separator("&View")
     table = add(
         "table_view",
-        "&Table View",
+        QT_TRANSLATE_NOOP("Actions", "&Table View"),
         ["Ctrl+Alt+T"],
         lambda: window.show_table(actions.by_name["table_view"].isChecked()),
         menu="&View",
+        tip=QT_TRANSLATE_NOOP(
+            "Actions", "The papers as a table: title, first author, venue, year, status, tags"
+        ),
     )
     table.setCheckable(True)
     table.setChecked(window.sidebar.model.table)
-    table.setToolTip("The papers as a table: title, first author, venue, year, status, tags")
     lines = add(
         "two_line_titles",
-        "Two-Line &Titles",
+        QT_TRANSLATE_NOOP("Actions", "Two-Line &Titles"),
         [],
         lambda: window.sidebar.view.set_title_lines(
             2 if actions.by_name["two_line_titles"].isChecked() else 1
@@ -67,20 +80,56 @@ def add_window_actions(
     lines.setCheckable(True)
     lines.setChecked(window.sidebar.view.title_lines() == 2)
     actions.separator("&View")
-    add("zoom_in", "Zoom &In", ["Ctrl++", "Ctrl+="], look.zoom_in, menu="&View")
-    add("zoom_out", "Zoom &Out", ["Ctrl+-"], look.zoom_out, menu="&View")
-    add("zoom_reset", "&Actual Size", ["Ctrl+0"], look.zoom_reset, menu="&View")
+    add(
+        "zoom_in",
+        QT_TRANSLATE_NOOP("Actions", "Zoom &In"),
+        ["Ctrl++", "Ctrl+="],
+        look.zoom_in,
+        menu="&View",
+    )
+    add(
+        "zoom_out",
+        QT_TRANSLATE_NOOP("Actions", "Zoom &Out"),
+        ["Ctrl+-"],
+        look.zoom_out,
+        menu="&View",
+    )
+    add(
+        "zoom_reset",
+        QT_TRANSLATE_NOOP("Actions", "&Actual Size"),
+        ["Ctrl+0"],
+        look.zoom_reset,
+        menu="&View",
+    )
     install_tag_actions(window, window.controller, actions)
     add(
         "save_search",
-        "&Save Search as Smart List…",
+        QT_TRANSLATE_NOOP("Actions", "&Save Search as Smart List…"),
         ["Ctrl+S"],
         lambda: save_search(window),
         menu="&Go",
     )
-    add("delete_search", "&Delete Smart List…", [], lambda: delete_search(window), menu="&Go")
-    add("triage_setup", "Triage &Keys…", [], lambda: configure_triage(window, triage), menu="&Go")
-    add("triage", "&Triage Mode", ["Ctrl+Shift+T"], triage.toggle, menu="&Go")
+    add(
+        "delete_search",
+        QT_TRANSLATE_NOOP("Actions", "&Delete Smart List…"),
+        [],
+        lambda: delete_search(window),
+        menu="&Go",
+    )
+    add(
+        "triage_setup",
+        QT_TRANSLATE_NOOP("Actions", "Triage &Keys…"),
+        [],
+        lambda: configure_triage(window, triage),
+        menu="&Go",
+    )
+    add(
+        "triage",
+        QT_TRANSLATE_NOOP("Actions", "&Triage Mode"),
+        ["Ctrl+Shift+T"],
+        triage.toggle,
+        menu="&Go",
+    )
     actions.by_name["triage"].setCheckable(True)
     triage.mode_changed.connect(actions.by_name["triage"].setChecked)
     if interest is not None:
@@ -89,32 +138,35 @@ def add_window_actions(
             ids = window.controller.target_ids()
             if ids:
                 interest.more_like(paper_ids=ids)
-                window.statusBar().showMessage("Finding papers like these…", 5_000)
+                told = translate("Actions", "Finding papers like these…")
+                window.statusBar().showMessage(told, 5_000)
 
         add(
             "more_like",
-            "&More Like This",
+            QT_TRANSLATE_NOOP("Actions", "&More Like This"),
             ["Shift+M"],  # (plain letters may be triage keys the user chose)
             more_like,
             menu="&Paper",
             list_only=True,
-        ).setToolTip(
-            "The list sorted by likeness to the paper shown (or the papers selected), "
-            "learnt on this computer: each paper's score, and in the pane why"
+            tip=QT_TRANSLATE_NOOP(
+                "Actions",
+                "The list sorted by likeness to the paper shown (or the papers selected), "
+                "learnt on this computer: each paper's score, and in the pane why",
+            ),
         )
         window.sidebar.facets.like_requested.connect(
-            lambda key: _more_like_facet(window, interest, key)
+            lambda key: more_like_facet(window, interest, key)
         )
     add(
         "palette",
-        "Command &Palette…",
+        QT_TRANSLATE_NOOP("Actions", "Command &Palette…"),
         ["Ctrl+K", "Ctrl+Shift+P"],
         lambda: show_palette(window, actions),
         menu="&Help",
     )
     add(
         "cheatsheet",
-        "&Keyboard Shortcuts",
+        QT_TRANSLATE_NOOP("Actions", "&Keyboard Shortcuts"),
         ["?", "Shift+?", "F1"],
         lambda: show_cheatsheet(window, actions, triage),
         menu="&Help",
@@ -135,17 +187,17 @@ def show_cheatsheet(window: MainWindow, actions: Actions, triage: Triage) -> Non
     def where(action: QAction) -> str:
         owner = action.parent()
         if action in (*triage.decision_actions, triage.exit_action):
-            return "in triage mode"
+            return translate("Actions", "in triage mode")
         if owner is window.sidebar.view:
-            return "in the list"
+            return translate("Actions", "in the list")
         if owner is window.pane.browser:
-            return "in the abstract, text chosen"
-        return "anywhere"
+            return translate("Actions", "in the abstract, text chosen")
+        return translate("Actions", "anywhere")
 
     CheatSheet(actions.by_menu(), window, where).open()
 
 
-def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str]) -> None:
+def more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str]) -> None:
     """Papers like those of a tag, or of a smart list (the papers it matches)."""
     group, value = key
     if group == "tag":
@@ -157,25 +209,32 @@ def _more_like_facet(window: MainWindow, interest: Interest, key: tuple[str, str
         query = sidebar.saved_searches.get(value, "")
         ids = sidebar.index.filter(parse(query), window.controller.library.paper_ids())
         if not ids:
-            window.statusBar().showMessage(f"No paper in {value} to learn from.", 5_000)
+            told = fill(translate("Actions", "No paper in %1 to learn from."), value)
+            window.statusBar().showMessage(told, 5_000)
             return
         interest.more_like(paper_ids=ids)
         interest.like_what = value
-    window.statusBar().showMessage(f"Finding papers like {interest.like_what}…", 5_000)
+    told = fill(translate("Actions", "Finding papers like %1…"), interest.like_what)
+    window.statusBar().showMessage(told, 5_000)
 
 
 def save_search(window: MainWindow) -> None:
     """Go → Save Search as Smart List…"""
     query = window.sidebar.query_text()
     if not query:
-        window.statusBar().showMessage("Type a search or choose facets first.", 8_000)
+        told = translate("Actions", "Type a search or choose facets first.")
+        window.statusBar().showMessage(told, 8_000)
         return
-    name, ok = QInputDialog.getText(window, "Save search", plain.html(f"Name for “{query}”:"))
+    name, ok = QInputDialog.getText(
+        window,
+        translate("Actions", "Save search"),
+        plain.html(fill(translate("Actions", "Name for “%1”:"), query)),
+    )
     if ok and name.strip():
         try:
             window.controller.library.save_search(name, query)
         except (ValueError, OSError) as exc:
-            window.warn(f"Smart list not saved: {exc}")
+            window.warn(fill(translate("Actions", "Smart list not saved: %1"), str(exc)))
 
 
 def delete_search(window: MainWindow) -> None:
@@ -183,7 +242,14 @@ def delete_search(window: MainWindow) -> None:
     names = sorted(window.controller.library.prefs.saved_searches(), key=str.casefold)
     if not names:
         return
-    name, ok = QInputDialog.getItem(window, "Delete smart list", "Smart list:", names, 0, False)
+    name, ok = QInputDialog.getItem(
+        window,
+        translate("Actions", "Delete smart list"),
+        translate("Actions", "Smart list:"),
+        names,
+        0,
+        False,
+    )
     if ok and name:
         window.controller.library.delete_search(name)
 
@@ -195,8 +261,12 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
     current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
     text, ok = QInputDialog.getMultiLineText(
         window,
-        "Triage keys",
-        "One decision a line: KEY tag|status VALUE LABEL\n(e.g. “i tag interesting Interesting”)",
+        translate("Actions", "Triage keys"),
+        translate(
+            "Actions",
+            "One decision a line: KEY tag|status VALUE LABEL\n"
+            "(e.g. “i tag interesting Interesting”)",
+        ),
         current,
     )
     if not ok:
@@ -205,6 +275,6 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
         decisions = parse_decisions(text)
         window.controller.library.prefs.set_triage_decisions([d.to_dict() for d in decisions])
     except (ValueError, OSError) as exc:
-        window.warn(f"Triage keys not changed: {exc}")
+        window.warn(fill(translate("Actions", "Triage keys not changed: %1"), str(exc)))
         return
     triage.set_decisions(decisions)

@@ -180,21 +180,3 @@ def test_the_window_answers_while_the_model_learns(qtbot, make_app, tmp_path):
     # The worker holds the interpreter in turns (the GIL, ~5 ms a turn); the GUI
     # thread's longest wait is a few of those, on 2 cores loaded by other jobs more.
     assert max(b - a for a, b in pairwise(ticks)) < 0.25, (len(ticks), ticks[-1] - ticks[0])
-
-
-def test_a_model_learnt_after_its_window_went_is_dropped_quietly(qtbot, library):
-    """The features are built on a worker (seconds at 100k papers): a window closed
-    meanwhile takes its Interest with it, and the model arriving after is not an error
-    in the event loop (pytest-qt fails a test on one)."""
-    import shiboken6
-
-    from reader.ui.interest import Interest
-
-    ids = library.paper_ids()
-    library.add_tags(ids[:3], ["interesting"])
-    library.add_tags(ids[3:6], ["skip"])
-    interest = Interest(library)
-    interest.refresh()
-    runner = interest._runner
-    shiboken6.delete(interest)  # (as closing the window deletes it)
-    qtbot.waitUntil(lambda: not runner._tasks, timeout=60_000)
