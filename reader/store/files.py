@@ -293,9 +293,9 @@ class LibraryFolder:
     def load_papers(self) -> list[Paper]:
         """Every device's papers: the catalogue's index brought in step with the
         files, then read; each abstract models.NOT_LOADED (see abstracts())."""
-        self.catalogue.sync(self.folder, self.problems)
+        papers = self.catalogue.load(self.folder, self.problems)
         self.problems.extend(p for p in self.catalogue.problems if p not in self.problems)
-        return self.catalogue.papers()
+        return papers
 
     def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
         """The abstracts of papers `ids` (load_papers() lists papers without them), by

@@ -262,3 +262,28 @@ def test_a_file_read_a_line_at_a_time_that_changes_meanwhile_is_taken_whole_late
     db.sync(folder, problems)
     assert [p.id for p in db.papers()] == ["p1", "p2"] and problems == []
     db.close()
+
+
+def test_an_index_whose_papers_read_well_but_fails_its_check_is_not_trusted(tmp_path):
+    # the check reads the whole file beside the papers being read (a thread of its
+    # own): damage only it sees (a page of the ids' index, which reading the papers
+    # in order never reads) still sets the index aside
+    folder = tmp_path / "lib"
+    _file_of(folder, "desk", [_paper(f"p{i:05}") for i in range(3000)], "1000000000001.0000.desk")
+    titles = _titles(folder)
+    index = CatalogueDB.for_library(folder).path
+    assert index is not None
+    gc.collect()
+    db = sqlite3.connect(index)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (root,) = db.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_papers_1'"
+    ).fetchone()
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with index.open("r+b") as f:
+        f.seek((root - 1) * size)
+        f.write(b"\x0d" + b"\xff" * 11)  # (a leaf of a table where an index's page was)
+    opened = open_library(folder, seed=False)
+    assert {p.id: p.title for p in opened.library.papers()} == titles
+    assert any("set aside" in m for m in opened.messages)
