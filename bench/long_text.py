@@ -184,7 +184,7 @@ def child(field: str, size: int, work: Path) -> None:
     if PAPER_ID in library:
         imported["stored"] = {
             "title": len(library.paper(PAPER_ID).title),
-            "abstract": len(library.paper(PAPER_ID).abstract),
+            "abstract": len(library.abstract(PAPER_ID)),
             "note": len(library.annotation(PAPER_ID).note),
         }
     print(json.dumps({"import": imported}), flush=True)

@@ -128,7 +128,7 @@ def _open(args: argparse.Namespace) -> OpenedLibrary:
 
 
 def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
-    paper, ann = lib.paper(pid), lib.annotation(pid)
+    paper, ann = lib.full_paper(pid), lib.annotation(pid)
     data: dict[str, Any] = (
         paper.to_dict()
         if full

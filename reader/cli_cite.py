@@ -25,7 +25,7 @@ def cmd_cite(lib: Library, args: argparse.Namespace) -> None:
     from reader.formats.citing import cite
 
     ids = [_paper_id(lib, given) for given in args.ids]
-    sys.stdout.write(cite(lib.papers(), ids, args.format))
+    sys.stdout.write(cite(lib.papers(), ids, args.format, lib.abstracts))
 
 
 def cmd_duplicates(lib: Library, args: argparse.Namespace) -> None:
@@ -33,7 +33,7 @@ def cmd_duplicates(lib: Library, args: argparse.Namespace) -> None:
     from reader.core.merge import duplicate_groups
     from reader.core.text import plain
 
-    groups = duplicate_groups(lib.papers())
+    groups = duplicate_groups(lib.papers(), lib.abstracts)
     if args.json:
         _print_json(groups)
         return

@@ -81,7 +81,7 @@ def cmd_rank(lib: Library, args: argparse.Namespace) -> None:
         print(query.warning, file=sys.stderr)
     ids = search_index(lib, args).filter(query)
     todo = [pid for pid in undecided(lib, ids, decisions, tag=args.tag) if pid not in like]
-    model = Features.build(lib.papers()).train(labels)
+    model = Features.build(lib.completed(lib.papers())).train(labels)
     if like or args.tag:  # "more like this": by score, no random picks
         order = model.order(todo)
     else:

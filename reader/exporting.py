@@ -10,7 +10,7 @@ from reader.store.storage import atomic_write
 
 
 def _items(lib: Library, ids: Sequence[str]) -> list:  # type: ignore[type-arg]
-    return [(lib.paper(pid), lib.annotation(pid)) for pid in ids]
+    return [(paper, lib.annotation(paper.id)) for paper in lib.full_papers(ids)]
 
 
 def _keys(lib: Library, fmt: str) -> dict[str, str] | None:

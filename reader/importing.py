@@ -11,7 +11,7 @@ from typing import Any
 
 from reader.core import collector
 from reader.core.library import Library, now_iso
-from reader.core.merge import Skipped, plan_import
+from reader.core.merge import Abstracts, Skipped, plan_import
 from reader.core.models import Annotation, Paper
 from reader.opening import FREEZE_MIN_PAPERS
 
@@ -66,15 +66,17 @@ def prepare_import(
     progress: Callable[[int, int], bool] | None = None,
     cancelled: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
+    abstracts: Abstracts | None = None,
 ) -> PreparedImport:
-    """Read every file and plan the import against `existing` papers. Touches
-    no library, so it may run on a worker thread. Raises FormatError for a file
+    """Read every file and plan the import against `existing` papers (as a library
+    lists them: `abstracts` fetches theirs, see plan_import). Touches no library
+    but through `abstracts`, so it may run on a worker thread. Raises FormatError for a file
     that yields no paper (or is refused: not a regular file, over `max_bytes`, None
     for the configured limit), ImportCancelled when `progress` returns False or
     `cancelled()` turns true (asked between chunks of a file's read and between the
     stages of reading it)."""
     with collector.paused():
-        return _prepare(existing, files, fmt, progress, cancelled, max_bytes)
+        return _prepare(existing, files, fmt, progress, cancelled, max_bytes, abstracts)
 
 
 def _prepare(
@@ -84,6 +86,7 @@ def _prepare(
     progress: Callable[[int, int], bool] | None,
     cancelled: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
+    abstracts: Abstracts | None = None,
 ) -> PreparedImport:
     from reader.formats import ReadCancelled, read_papers
     from reader.formats.common import display_name
@@ -108,7 +111,7 @@ def _prepare(
     if progress is not None and not progress(len(files), len(files)):
         raise ImportCancelled()
     annotations = _storable(annotations, report)
-    plan = plan_import(existing, records)
+    plan = plan_import(existing, records, abstracts)
     if cancelled is not None and cancelled():
         raise ImportCancelled()
     report.skipped.extend(plan.skipped)
@@ -159,7 +162,8 @@ def write_import(lib: Library, prepared: PreparedImport) -> None:
     A worker thread may run it while the library's own thread goes on
     (Library.write_papers); that thread then calls finish_import()."""
     with collector.paused():
-        lib.write_papers(prepared.papers)
+        # from here on as the library lists them: an import's undo keeps no abstracts
+        prepared.papers = lib.write_papers(prepared.papers)
         if len(lib) >= FREEZE_MIN_PAPERS:
             # the papers made live on: out of the collector's scans, as after loading,
             # or its next pass would scan them all (~0.3 s at 100k papers), the
@@ -202,7 +206,10 @@ def import_files(
     largest file read (None: the configured limit, reading.max_import_bytes())."""
     existing = {p.id: p for p in lib.papers()}
     with collector.paused():  # one collector pass after all, not one after each stage
-        return apply_import(lib, prepare_import(existing, files, fmt, max_bytes=max_bytes))
+        prepared = prepare_import(
+            existing, files, fmt, max_bytes=max_bytes, abstracts=lib.abstracts
+        )
+        return apply_import(lib, prepared)
 
 
 class ImportCancelled(Exception):

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from operator import attrgetter
 from typing import Any, Protocol, TypeVar, cast
 
 from reader.core.bitsets import bits_of, groups, one_of, pack, rids
 from reader.core.library import Library
-from reader.core.models import NO_ANNOTATION, Paper, Status
+from reader.core.models import NO_ANNOTATION, NOT_LOADED, Paper, Status
 from reader.core.orders import Orders, id_tables
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.steps import run_steps
@@ -58,14 +58,16 @@ class CatalogueWords(Protocol):
     (reader.store.search_db.SearchDB); a paper is known by its position (here, its
     record number). Errors are RuntimeErrors."""
 
-    def syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
+    def syncing(
+        self, papers: Sequence[Paper], whole: Callable[[Sequence[Paper]], Iterator[Paper]]
+    ) -> Generator[None, None, None]:
         """Bring the words in step with `papers` (all of them, each at its
-        position), a step per yield."""
+        position; `whole` gives some of them with their abstracts), a step per yield."""
         ...
 
     def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:
-        """Take in these (position, paper) pairs (new or changed papers) and forget
-        the papers `gone` (ids)."""
+        """Take in these (position, paper) pairs (new or changed papers, with their
+        abstracts) and forget the papers `gone` (ids)."""
         ...
 
     def find(self, words: str, column: str | None = None) -> list[int]:
@@ -119,7 +121,9 @@ class SearchIndex:
         self._papers = papers
         #: bringing the catalogue's words in step (None: done), and the papers whose
         #: words changed meanwhile (taken in when it is done)
-        self._sync: Generator[None, None, None] | None = self._catalogue.syncing(list(papers))
+        self._sync: Generator[None, None, None] | None = self._catalogue.syncing(
+            list(papers), self._lib.completed
+        )
         self._unsynced: dict[str, None] = {}
         #: counts the changes of the catalogue's words: a fetch from before one is stale
         self._generation = 0
@@ -167,7 +171,8 @@ class SearchIndex:
             elif self._papers[r] is not paper:
                 before, self._papers[r] = self._papers[r], paper
                 catalogue = True
-                if _words_of(before) != _words_of(paper):
+                # (an abstract as listed tells nothing of its text: indexed anew)
+                if _words_of(before) != _words_of(paper) or paper.abstract == NOT_LOADED:
                     reworded.append(pid)
             retagged = self._user.annotate(r, annotations.get(pid) or NO_ANNOTATION) or retagged
             changed.append(r)
@@ -214,8 +219,11 @@ class SearchIndex:
 
     def _reworded(self, pids: list[str]) -> None:
         papers, rid = self._lib.papers_by_id(), self._rid
-        found = [(rid[pid], p) for pid in pids if (p := papers.get(pid)) is not None]
-        self._catalogue.update(found, [pid for pid in pids if pid not in papers])
+        found = [p for pid in pids if (p := papers.get(pid)) is not None]
+        self._catalogue.update(
+            [(rid[p.id], p) for p in self._lib.completed(found)],
+            [pid for pid in pids if pid not in papers],
+        )
 
     def prepare(self, seconds: float | None = None, deadline: float | None = None) -> bool:
         """Take in the annotations and bring the catalogue's words in step for up to
@@ -488,7 +496,7 @@ class SearchIndex:
             rs = self._catalogue.find(words, column)
         except RuntimeError:  # a damaged index, set aside: made anew, at once
             self._generation += 1
-            self._sync = self._catalogue.syncing(list(self._papers))
+            self._sync = self._catalogue.syncing(list(self._papers), self._lib.completed)
             self._synced(None)
             rs = self._catalogue.find(words, column)
         found = cand & bits_of(rs, len(self._ids))

@@ -7,7 +7,7 @@ of it and are for a worker thread.
 
 The window's triage, in predicted-interest order:
 
-1. once (and after an import): Features.build(library.papers()) on a worker thread
+1. once (and after an import): Features.build(library.completed(papers)) on a worker thread
    (the Paper records are immutable; the list is a copy);
 2. after each decision (reader.core.triage.apply_decision, as `paper-reader triage`):
    labels = training_labels(library, decisions) on the GUI thread, then

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
@@ -47,11 +47,23 @@ from reader.core.edits import (
     stored_changes,
     tag_ops,
 )
-from reader.core.models import PURGED, TRASH, Annotation, Highlight, Paper, Status
+from reader.core.models import (
+    NOT_LOADED,
+    PURGED,
+    TRASH,
+    Annotation,
+    Highlight,
+    Paper,
+    Status,
+    listed,
+    with_abstract,
+)
 from reader.core.normalise import normalise_tag
 from reader.core.prefs import SAVED_SEARCHES, TAG_COLOURS, Preferences
 
 _ALL_FIELDS = ALL_FIELDS
+#: papers whose abstracts completed() fetches at a time
+COMPLETE_PART = 2_000
 Changes = Mapping[str, Mapping[str, Any] | None]
 
 
@@ -68,7 +80,10 @@ NOTHING_NEW = CaughtUp(None, ())
 
 
 class LibraryStore(Protocol):
-    """Where a Library keeps its data (reader.store implements it)."""
+    """Where a Library keeps its data (reader.store implements it). A store that
+    fetches abstracts (`abstracts(ids) -> dict[str, str]`, by id, from any thread) may
+    list papers without them (each abstract models.NOT_LOADED, or "" for none); the
+    library then holds none (see Library.abstracts)."""
 
     def load_papers(self) -> list[Paper]: ...
 
@@ -180,10 +195,70 @@ class Library:
         return MappingProxyType(self._papers)
 
     def paper(self, paper_id: str) -> Paper:
+        """The paper as the library lists it: its abstract may be NOT_LOADED (a
+        library keeps none in memory); full_paper() has it."""
         try:
             return self._papers[paper_id]
         except KeyError:
             raise UnknownPaper(paper_id) from None
+
+    # -- abstracts: fetched from the store when needed -------------------------
+
+    def abstracts(self, paper_ids: Iterable[str]) -> dict[str, str]:
+        """The abstracts of papers `paper_ids` ("" for none), by id, those in the trash
+        too; an id of no paper is left out. From any thread (imports and ranking
+        read them on workers)."""
+        papers = self._papers
+        out: dict[str, str] = {}
+        fetch: list[str] = []
+        for pid in paper_ids:
+            paper = papers.get(pid)
+            if paper is None or paper.abstract == NOT_LOADED:
+                fetch.append(pid)
+            else:
+                out[pid] = paper.abstract
+        get = getattr(self._store, "abstracts", None)
+        if fetch and get is not None:
+            out.update(get(fetch))
+        return out
+
+    def abstract(self, paper_id: str) -> str:
+        """The paper's abstract ("" if none); UnknownPaper for an unknown id."""
+        self.paper(paper_id)
+        return self.abstracts([paper_id]).get(paper_id, "")
+
+    def full_paper(self, paper_id: str) -> Paper:
+        """The paper with its abstract (what is shown, exported, written)."""
+        (paper,) = self.completed([self.paper(paper_id)])
+        return paper
+
+    def full_papers(self, paper_ids: Iterable[str]) -> list[Paper]:
+        """full_paper() of each of `paper_ids`, fetched together."""
+        return list(self.completed([self.paper(pid) for pid in paper_ids]))
+
+    def completed(self, papers: Iterable[Paper], *, strict: bool = False) -> Iterator[Paper]:
+        """`papers`, each with its abstract (a few thousand fetched at a time): of
+        papers as the library lists them, or any others. `strict`: LookupError for an
+        abstract the store no longer has (an empty one would be written over it)."""
+        part: list[Paper] = []
+        for paper in papers:
+            part.append(paper)
+            if len(part) == COMPLETE_PART:
+                yield from self._completed(part, strict)
+                part = []
+        yield from self._completed(part, strict)
+
+    def _completed(self, papers: list[Paper], strict: bool) -> list[Paper]:
+        lean = [p.id for p in papers if p.abstract == NOT_LOADED]
+        if not lean:
+            return papers
+        found = self.abstracts(lean)
+        if strict and len(found) < len(set(lean)):
+            missing = next(pid for pid in lean if pid not in found)
+            raise LookupError(f"the abstract of paper {missing!r} cannot be read")
+        return [
+            with_abstract(p, found.get(p.id, "")) if p.abstract == NOT_LOADED else p for p in papers
+        ]
 
     def annotation(self, paper_id: str) -> Annotation:
         self.paper(paper_id)
@@ -560,21 +635,33 @@ class Library:
 
     def add_papers(self, papers: Sequence[Paper]) -> None:
         """Add or update catalogue entries as one write (imports)."""
-        self.write_papers(papers)
-        self.papers_written(papers)
+        self.papers_written(self.write_papers(papers))
 
-    def write_papers(self, papers: Sequence[Paper]) -> None:
+    def write_papers(self, papers: Sequence[Paper]) -> list[Paper]:
         """The write of add_papers() alone, the library in memory left as it is: it
         reads nothing else of the library, so a worker thread may run it while the
         library's own thread goes on using the library (the store takes care of its
-        files: see LibraryFolder.add_papers); that thread then calls papers_written()."""
-        if papers:
-            self._store.add_papers(papers)
+        files: see LibraryFolder.add_papers); that thread then calls papers_written()
+        with what it returns, the papers as the library lists them. Papers as the
+        library lists them are written whole (their abstracts fetched)."""
+        if not papers:
+            return []
+        whole = list(self.completed(papers, strict=True))
+        self._store.add_papers(whole)
+        return self._listing(whole)
+
+    def _listing(self, papers: Sequence[Paper]) -> list[Paper]:
+        """`papers` as this library lists them (abstracts left to its store, if it can
+        fetch them)."""
+        if getattr(self._store, "abstracts", None) is None:
+            return list(papers)
+        return [listed(p) for p in papers]
 
     def papers_written(self, papers: Sequence[Paper]) -> None:
         """Take in the papers write_papers() wrote, and announce them."""
         if not papers:
             return
+        papers = self._listing(papers)
         self._papers.update(zip(map(attrgetter("id"), papers), papers, strict=True))
         self._announce(Change(frozenset(p.id for p in papers), frozenset({"papers"})))
 
@@ -584,7 +671,7 @@ class Library:
         """Move papers to the trash: they leave the catalogue, on every device the
         library is synced to; what the user wrote about them stays until the trash is
         emptied (restore_papers() puts them back with it). The papers moved."""
-        gone = [self._papers[pid] for pid in dict.fromkeys(paper_ids) if pid in self._papers]
+        gone = self.full_papers(pid for pid in dict.fromkeys(paper_ids) if pid in self._papers)
         if gone:
             self._deleting_store().delete_papers(dict.fromkeys((p.id for p in gone), TRASH))
             for paper in gone:

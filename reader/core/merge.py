@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reader.core.models import Paper
+from reader.core.models import NOT_LOADED, Paper
 from reader.core.normalise import fold_key
 from reader.core.venues import short_venue
 
@@ -22,6 +22,12 @@ FILLABLE = (
 MATCH_ORDER = ("doi", "arxiv", "title", "abstract")
 
 _PAPER_FIELDS = tuple(f.name for f in dataclasses.fields(Paper))
+
+#: How the abstracts of a library's papers are fetched, by id (a library lists its papers
+#: without them: models.NOT_LOADED); from a worker thread too.
+Abstracts = Callable[[Sequence[str]], dict[str, str]]
+#: Papers whose abstracts are fetched at a time.
+_FETCH = 2_000
 
 #: Abstracts longer than this are matched on their start only (bounds the cost of huge ones).
 _ABSTRACT_KEY_CHARS = 1200
@@ -86,7 +92,7 @@ _KEY_OF: dict[str, Callable[[Paper], object]] = {
     "doi": lambda p: p.doi.strip().lower(),
     "arxiv": lambda p: p.arxiv.strip().lower(),
     "title": lambda p: b"" if p.title_derived else match_key(p.title),
-    "abstract": lambda p: abstract_key(p.abstract) if p.abstract else 0,
+    "abstract": lambda p: abstract_key(p.abstract) if p.abstract not in ("", NOT_LOADED) else 0,
 }
 #: a title's math, `$...$` (a source may have mangled it: `$\sqrtT$` beside `$\sqrt{T}$`)
 _MATH = re.compile(r"\$[^$]*\$")
@@ -148,11 +154,23 @@ def fill_missing(current: Paper, incoming: Paper) -> Paper:
     return Paper(*[changes[n] if n in changes else getattr(current, n) for n in _PAPER_FIELDS])
 
 
+def abstract_texts(papers: Sequence[Paper], abstracts: Abstracts | None) -> list[str]:
+    """The abstracts of `papers`, in order: theirs, or fetched (those NOT_LOADED)."""
+    lean = [p.id for p in papers if p.abstract == NOT_LOADED]
+    if not lean or abstracts is None:
+        return [p.abstract for p in papers]
+    found: dict[str, str] = {}
+    for start in range(0, len(lean), _FETCH):
+        found.update(abstracts(lean[start : start + _FETCH]))
+    return [found.get(p.id, "") if p.abstract == NOT_LOADED else p.abstract for p in papers]
+
+
 class _Index:
     """Match keys -> library ids; each table is built on first use (most imports match by id)."""
 
-    def __init__(self, papers: Mapping[str, Paper]) -> None:
+    def __init__(self, papers: Mapping[str, Paper], abstracts: Abstracts | None) -> None:
         self._papers = papers
+        self._abstracts = abstracts
         self.tables: dict[str, dict[object, str]] = {}
 
     def table(self, name: str) -> dict[object, str]:
@@ -161,11 +179,15 @@ class _Index:
             kind, member = _TABLES[name]
             key_of = _KEY_OF[kind]
             table = self.tables[name] = {}
-            for pid, paper in self._papers.items():
-                if member(paper):
-                    key = key_of(paper)
-                    if key:
-                        table.setdefault(key, pid)
+            members = [(pid, paper) for pid, paper in self._papers.items() if member(paper)]
+            if kind == "abstract":  # (fetched: a library lists its papers without them)
+                texts = abstract_texts([paper for _pid, paper in members], self._abstracts)
+                keys: list[object] = [abstract_key(text) if text else 0 for text in texts]
+            else:
+                keys = [key_of(paper) for _pid, paper in members]
+            for (pid, _paper), key in zip(members, keys, strict=True):
+                if key:
+                    table.setdefault(key, pid)
         return table
 
     def add(self, pid: str, paper: Paper, keys: dict[str, object]) -> None:
@@ -220,8 +242,14 @@ class _Venues:
         return paper
 
 
-def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> ImportPlan:
+def plan_import(
+    existing: Mapping[str, Paper], incoming: Sequence[Paper], abstracts: Abstracts | None = None
+) -> ImportPlan:
     """For each incoming paper: is it new, does it fill gaps in a known paper, or repeat one?
+
+    `existing` as a library lists them: an abstract NOT_LOADED is one the paper has (never
+    filled; written whole by Library.write_papers), fetched by `abstracts` only to match
+    papers by their abstracts.
 
     Matching, in order: same id, same DOI, same arXiv id, same normalised (real) title,
     same normalised abstract; DOIs or arXiv ids that differ veto a title/abstract match.
@@ -229,7 +257,8 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
     gives way to a real title. Papers met twice in the batch are reported in `skipped`.
     """
     plan = ImportPlan()
-    index = _Index(existing)
+    index = _Index(existing, abstracts)
+
     touched: dict[str, Paper] = {}  # this batch's new and filled papers, by library id
     added: set[str] = set()
     seen: set[str] = set()
@@ -287,16 +316,19 @@ def plan_import(existing: Mapping[str, Paper], incoming: Sequence[Paper]) -> Imp
     return plan
 
 
-def duplicate_groups(papers: Iterable[Paper]) -> list[list[str]]:
+def duplicate_groups(
+    papers: Iterable[Paper], abstracts: Abstracts | None = None
+) -> list[list[str]]:
     """Possible duplicates among `papers` (a library): the groups of ids that an import
     would take for one paper, with the very matching plan_import uses (match_key's
     folding: `AUC{\\textmu}`, "AUCµ" and "AUCμ" are one title). Two papers are one when
     they share a DOI, an arXiv id or a real title, or an abstract where one title was
-    derived from it; DOIs or arXiv ids that differ veto a match. Beyond what an import
-    matches, titles with math are paired on their words outside it and their first
-    author (one source's `$\\sqrtT$` is another's `$\\sqrt{T}$`): the user decides.
-    Each group has two ids or more, in the order of `papers`; the groups are in the
-    order of their first paper.
+    derived from it (abstracts NOT_LOADED fetched by `abstracts`, if any title is);
+    DOIs or arXiv ids that differ veto a match. Beyond what an import matches, titles
+    with math are paired on their words outside it and their first author (one
+    source's `$\\sqrtT$` is another's `$\\sqrt{T}$`): the user decides. Each group has
+    two ids or more, in the order of `papers`; the groups are in the order of their
+    first paper.
     """
     order: dict[str, int] = {}
     by_id: dict[str, Paper] = {}
@@ -333,9 +365,11 @@ def duplicate_groups(papers: Iterable[Paper]) -> list[list[str]]:
             if key:
                 join(first_of.setdefault(key, pid), pid)
     buckets: dict[int, list[str]] = {}
-    for pid, paper in by_id.items():
-        if paper.abstract:
-            buckets.setdefault(abstract_key(paper.abstract), []).append(pid)
+    if any(p.title_derived for p in by_id.values()):  # (else no abstract joins two)
+        with_text = [p for p in by_id.values() if p.abstract]
+        for paper, text in zip(with_text, abstract_texts(with_text, abstracts), strict=True):
+            if text:
+                buckets.setdefault(abstract_key(text), []).append(paper.id)
     for bucket in buckets.values():
         if len(bucket) > 1:
             derived = [pid for pid in bucket if by_id[pid].title_derived]

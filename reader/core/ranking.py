@@ -66,16 +66,18 @@ class Features:
         self.names = list(names)
 
     @classmethod
-    def build(cls, papers: Sequence[Paper]) -> Features:
-        """The features of `papers` (all of the library's: words are weighed by how rare
-        they are in it). Seconds at 100,000 papers: call it off the GUI thread, again
-        after an import (papers added since are ranked last)."""
-        texts, people = [], []
+    def build(cls, papers: Iterable[Paper]) -> Features:
+        """The features of `papers` (all of the library's, with their abstracts:
+        Library.completed(); words are weighed by how rare they are in it). Seconds at
+        100,000 papers: call it off the GUI thread, again after an import (papers added
+        since are ranked last)."""
+        ids, texts, people = [], [], []
         for paper in papers:
             text, tokens = paper_text(paper)
+            ids.append(paper.id)
             texts.append(text)
             people.append(tokens)
-        return cls.from_texts([p.id for p in papers], texts, people)
+        return cls.from_texts(ids, texts, people)
 
     @classmethod
     def from_texts(

@@ -14,9 +14,11 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
-from reader.core.models import Paper
+from reader.core.merge import Abstracts, abstract_texts
+from reader.core.models import NOT_LOADED, Paper
 
 _STOP_WORDS = frozenset(
     {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "towards", "toward", "from"}
@@ -160,15 +162,27 @@ def citation(paper: Paper) -> str:
     return " ".join(parts)
 
 
-def cite(library: Iterable[Paper], ids: Sequence[str], fmt: str = "bibtex") -> str:
+def cite(
+    library: Iterable[Paper],
+    ids: Sequence[str],
+    fmt: str = "bibtex",
+    abstracts: Abstracts | None = None,
+) -> str:
     """What "Copy as BibTeX" / "Copy citation" copy for papers `ids` of `library` (every
     paper of it, for the keys): BibTeX entries with the library's cite keys (no tags or
-    notes), or one plain citation a line. ValueError for an unknown format or id."""
+    notes), or one plain citation a line. ValueError for an unknown format or id.
+    Abstracts NOT_LOADED (a library lists papers without them) are fetched by
+    `abstracts`; without it, such entries have none."""
     by_id: Mapping[str, Paper] = {p.id: p for p in library}
     missing = [pid for pid in ids if pid not in by_id]
     if missing:
         raise ValueError(f"no paper with id {missing[0]!r}")
     papers = [by_id[pid] for pid in ids]
+    texts = ("" if text == NOT_LOADED else text for text in abstract_texts(papers, abstracts))
+    papers = [
+        p if p.abstract == text else replace(p, abstract=text)
+        for p, text in zip(papers, texts, strict=True)
+    ]
     if fmt == "text":
         return "\n".join(citation(p) for p in papers) + "\n"
     if fmt == "bibtex":

@@ -11,15 +11,17 @@ Nothing the user wrote is in it."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from reader.core import say
-from reader.core.models import Paper, paper_from_row
+from reader.core.models import NOT_LOADED, Paper, paper_from_row
 from reader.store.cachefile import cache_dir, library_name, set_aside
-from reader.store.paper_files import PapersFile, catalogue_files, read_file
+from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, scan_file
 
 #: 2: pdf, keywords and primary_area; 3: papers deleted (an older index is made anew)
 SCHEMA = 3
@@ -65,14 +67,25 @@ _FILL = f"""
 UPDATE papers SET ({_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 WHERE id = ? AND title = '' AND abstract = '' AND deleted != '' AND rank > ?
 """
+_EMPTY = "SELECT id FROM papers WHERE title = '' AND abstract = '' AND deleted != ''"
 #: between the authors of a paper in its row
 AUTHORS_SEP = "\x1f"
 #: rows read per fetch while loading
 FETCH_ROWS = 5_000
+#: ids looked up per query when fetching abstracts
+FETCH_IDS = 500
 #: a library whose catalogue files weigh less than this is indexed in memory at each
 #: open: reading its files is quicker than finding the cache folder (platformdirs)
 #: and naming a file in it (hashlib, OpenSSL) before the first paint
 SMALL_LIBRARY_BYTES = 1 << 20
+
+
+def _quick_check(path: Path) -> str:
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=30)
+    try:
+        return str(db.execute("PRAGMA quick_check").fetchone()[0])
+    finally:
+        db.close()
 
 
 def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
@@ -93,8 +106,14 @@ class CatalogueDB:
         self._db: sqlite3.Connection | None = None
         #: an import's worker thread adds while the GUI thread may read
         self._mutex = threading.Lock()
+        #: a second connection to the file, for the abstracts fetched while an import's
+        #: worker writes (WAL: a reader does not wait for a writer), and its lock
+        self._reader: sqlite3.Connection | None = None
+        self._reading = threading.Lock()
         #: what went wrong with the database and was mended, for the user
         self.problems: list[str] = []
+        #: PRAGMA quick_check of the file found (see load())
+        self._check: Future[str] | None = None
 
     @classmethod
     def for_library(cls, folder: Path) -> CatalogueDB:
@@ -104,12 +123,20 @@ class CatalogueDB:
         return cls(cache_dir() / "catalogues" / f"{library_name(folder)}.sqlite3")
 
     def close(self) -> None:
-        with self._mutex:
+        with self._mutex, self._reading:
+            self._close_reader()
             if self._db is not None:
                 self._db.close()
                 self._db = None
 
+    def _close_reader(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
     def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
+        if self._reader is not None:
+            self._reader.close()
         if self._db is not None:
             self._db.close()
 
@@ -136,13 +163,15 @@ class CatalogueDB:
                 return self._made(db)
             if version != SCHEMA:
                 raise sqlite3.DatabaseError(f"made by other rules (version {version})")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise sqlite3.DatabaseError(check)
         except BaseException:
             db.close()
             raise
         db.execute("PRAGMA synchronous=OFF")  # a cache: a torn one fails its check
+        # the whole file is read (~0.2 s at 100k papers, ~4 s at 1M): on a thread of its
+        # own while load() reads the papers, which it then trusts only if this says ok
+        pool = ThreadPoolExecutor(1, thread_name_prefix="catalogue check")
+        self._check = pool.submit(_quick_check, self.path)
+        pool.shutdown(wait=False)
         return db
 
     @staticmethod
@@ -181,6 +210,40 @@ class CatalogueDB:
 
     # -- keeping in step --------------------------------------------------------
 
+    def load(self, folder: Path, problems: list[str]) -> list[Paper]:
+        """sync(), then papers(): the index found in the cache folder is checked
+        (PRAGMA quick_check) while the papers are read, and they are kept only if it
+        is sound; a damaged one is set aside and made anew, and read again."""
+        self.sync(folder, problems)
+        try:
+            papers = self.papers()
+        except sqlite3.DatabaseError as exc:  # (damaged: the check says so too)
+            papers, failure = [], str(exc)
+        else:
+            failure = ""
+        failure = self._checked() or failure
+        if not failure:
+            return papers
+        del papers
+        with self._mutex, self._reading:
+            self._close_reader()
+            if self._db is not None:
+                self._db.close()
+            self._db = self._open_again(sqlite3.DatabaseError(failure))
+        self.sync(folder, problems)
+        return self.papers()
+
+    def _checked(self) -> str:
+        """What the check of the file found wrong ("" if nothing, or if not checked)."""
+        check, self._check = self._check, None
+        if check is None:
+            return ""
+        try:
+            found = check.result()
+        except (sqlite3.Error, OSError) as exc:
+            return str(exc) or type(exc).__name__
+        return "" if found == "ok" else found
+
     def sync(self, folder: Path, problems: list[str]) -> None:
         """Bring the index in step with the catalogue files of library `folder`: the
         files it has not seen merged in, or all of them anew if one it took in has
@@ -191,6 +254,8 @@ class CatalogueDB:
             except sqlite3.DatabaseError as exc:  # (damaged while read: made anew)
                 if self._db is not None:
                     self._db.close()
+                with self._reading:
+                    self._close_reader()
                 self._db = self._open_again(exc)
                 self._sync(folder, problems)
 
@@ -201,10 +266,15 @@ class CatalogueDB:
         if any(on_disk.get(name) != stat for name, stat in known.items()):
             db.executescript("BEGIN IMMEDIATE; DELETE FROM papers; DELETE FROM files; COMMIT;")
             known = {}
-        found = [read_file(folder, name, problems) for name in on_disk if name not in known]
+        # each file looked over (its stamp: the order they are taken in), then its papers
+        # read as they are taken: never a file's papers all in memory at once
+        found = [scan_file(folder, name, problems) for name in on_disk if name not in known]
         new = sorted((f for f in found if f is not None), key=lambda f: (f.stamp, f.name))
         for papers_file in new:
-            self._take(db, papers_file, on_disk[papers_file.name])
+            try:
+                self._take(db, papers_file, on_disk[papers_file.name])
+            except FileChanged:
+                continue  # (changed since it was looked over: taken at the next open)
 
     def add(self, folder: Path, name: str, papers_file: PapersFile) -> None:
         """Take in the catalogue file `name` just written (`papers_file`: what it holds)."""
@@ -219,10 +289,19 @@ class CatalogueDB:
         rank = f"{papers_file.stamp}\x00{papers_file.name}"
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.executemany(_UPSERT, _rows(rank, papers_file.papers))
-            db.executemany(_FILL, (
-                (*row[1:], row[1], rank) for row in _rows(rank, papers_file.papers)
-            ))  # fmt: skip
+            # the papers deleted before their line came (by a file of a later stamp):
+            # rows without fields, which their lines fill (in one pass over the papers)
+            empty = {pid for (pid,) in db.execute(_EMPTY)}
+            filling: list[tuple[object, ...]] = []
+
+            def rows() -> Iterator[tuple[object, ...]]:
+                for row in _rows(rank, papers_file.papers):
+                    if row[1] in empty:
+                        filling.append((*row[1:], row[1], rank))
+                    yield row
+
+            db.executemany(_UPSERT, rows())
+            db.executemany(_FILL, filling)
             db.executemany(_DELETE, ((rank, pid, how) for pid, how in papers_file.deleted.items()))
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", (papers_file.name, *stat))
             db.execute("COMMIT")
@@ -232,16 +311,21 @@ class CatalogueDB:
 
     # -- reading ----------------------------------------------------------------
 
-    def papers(self, deleted: str = "") -> list[Paper]:
+    def papers(self, deleted: str = "", *, abstracts: bool = False) -> list[Paper]:
         """Every paper, in the order they entered the index (`deleted`: those in the
-        trash, paper_files.TRASH, instead)."""
+        trash, paper_files.TRASH, instead): as the library lists them, each abstract
+        models.NOT_LOADED (or "", none), unless `abstracts`."""
+        abstract = "abstract" if abstracts else "abstract != ''"
         with self._mutex:
             cursor = self._connection().execute(
-                f"SELECT {_COLUMNS} FROM papers WHERE deleted = ? AND title != '' ORDER BY rowid",
+                f"SELECT {_COLUMNS.replace('abstract', abstract)} FROM papers"
+                " WHERE deleted = ? AND title != '' ORDER BY rowid",
                 (deleted,),
             )
             papers: list[Paper] = []
             sep = AUTHORS_SEP
+            pool: dict[object, object] = {}
+            share = pool.setdefault  # (values that repeat from paper to paper: kept once)
             while rows := cursor.fetchmany(FETCH_ROWS):
                 papers.extend(
                     paper_from_row(
@@ -249,17 +333,75 @@ class CatalogueDB:
                             i,
                             t,
                             tuple(a.split(sep)) if a else (),
-                            *rest,
+                            text if abstracts else NOT_LOADED if text else "",
+                            share(venue, venue),
+                            share(year, year),
+                            url,
+                            share(presentation, presentation),
+                            share(track, track),
+                            doi,
+                            arxiv,
+                            share(source, source),
                             bool(d),
-                            added,
+                            share(added, added),
                             pdf,
                             tuple(k.split(sep)) if k else (),
-                            area,
+                            share(area, area),
                         )  # fmt: skip
                     )
-                    for i, t, a, *rest, d, added, pdf, k, area in rows
+                    for (
+                        i,
+                        t,
+                        a,
+                        text,
+                        venue,
+                        year,
+                        url,
+                        presentation,
+                        track,
+                        doi,
+                        arxiv,
+                        source,
+                        d,
+                        added,
+                        pdf,
+                        k,
+                        area,
+                    ) in rows  # fmt: skip
                 )
             return papers
+
+    def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
+        """The abstracts of the papers `ids` (those in the trash too), by id; an id the
+        index does not hold is left out. From any thread: while an import's worker
+        writes, this reads what was there before (a file's index: a connection of its
+        own)."""
+        wanted = list(dict.fromkeys(ids))
+        found: dict[str, str] = {}
+        with self._reading:
+            reader = self._read_connection()
+            with contextlib.nullcontext() if reader is not None else self._mutex:
+                db = reader or self._connection()
+                for start in range(0, len(wanted), FETCH_IDS):
+                    part = wanted[start : start + FETCH_IDS]
+                    marks = ",".join("?" * len(part))
+                    found.update(
+                        db.execute(f"SELECT id, abstract FROM papers WHERE id IN ({marks})", part)
+                    )
+        return found
+
+    def _read_connection(self) -> sqlite3.Connection | None:
+        """The connection of its own abstracts() reads a file's index with (None: the
+        index is in memory, read through the one connection). Held: self._reading."""
+        if self._reader is None and self.path is not None:
+            if self._db is None:  # (made, checked or set aside first: once)
+                with self._mutex:
+                    self._connection()
+            if self.path is not None:
+                self._reader = sqlite3.connect(
+                    f"{self.path.as_uri()}?mode=ro", uri=True, timeout=30, check_same_thread=False
+                )
+        return self._reader
 
     def count(self) -> int:
         with self._mutex:

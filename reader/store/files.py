@@ -6,7 +6,7 @@ import contextlib
 import copy
 import dataclasses
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -297,10 +297,15 @@ class LibraryFolder:
 
     def load_papers(self) -> list[Paper]:
         """Every device's papers: the catalogue's index brought in step with the
-        files, then read."""
-        self.catalogue.sync(self.folder, self.problems)
+        files, then read; each abstract models.NOT_LOADED (see abstracts())."""
+        papers = self.catalogue.load(self.folder, self.problems)
         self.problems.extend(p for p in self.catalogue.problems if p not in self.problems)
-        return self.catalogue.papers()
+        return papers
+
+    def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
+        """The abstracts of papers `ids` (load_papers() lists papers without them), by
+        id; from any thread."""
+        return self.catalogue.abstracts(ids)
 
     def load_annotations(self) -> dict[str, Annotation]:
         """The library's annotations: this device's annotations.json with its
@@ -793,7 +798,7 @@ class LibraryFolder:
 
     def trash(self) -> list[Paper]:
         """The papers in the trash (deleted, not purged)."""
-        return self.catalogue.papers(TRASH)
+        return self.catalogue.papers(TRASH, abstracts=True)
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 

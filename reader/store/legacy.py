@@ -115,10 +115,11 @@ def migrate_legacy(store: LibraryFolder) -> list[str]:
     if not any((folder / name).exists() for name in LEGACY_FILES):
         return []
     if store.read_only() is not None:
-        return [
-            f"{folder / 'annotations.json'} is from an earlier Paper Reader; it is read when "
-            "the library can be written (the folder is read-only now)."
-        ]
+        later = say._(
+            "{path} is from an earlier Paper Reader; it is read when the library can be"
+            " written (the folder is read-only now)."
+        )
+        return [later.format(path=folder / "annotations.json")]
     return store.locked(lambda: _migrate_locked(store))
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,13 +47,18 @@ Stat = tuple[int, int]
 
 @dataclass(frozen=True, slots=True)
 class PapersFile:
-    """One catalogue file read whole: its stamp, its papers in order, and the papers
-    it deletes (id -> TRASH or PURGED)."""
+    """One catalogue file: its stamp, its papers in order, and the papers it deletes
+    (id -> TRASH or PURGED). Of scan_file(): `papers` is read as it is iterated, once,
+    and `deleted` is whole once it has been."""
 
     name: str
     stamp: str
-    papers: list[Paper]
+    papers: Iterable[Paper]
     deleted: dict[str, str] = field(default_factory=dict)
+
+
+class FileChanged(OSError):
+    """A catalogue file scan_file() looked at could not be read again whole."""
 
 
 def papers_dir(device_dir: Path) -> Path:
@@ -136,18 +141,43 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
     """Catalogue file `name` of library `folder` read whole; None if it is not whole
     yet (or cannot be read now). What is wrong with it is told in `problems`, by
     file and line; the lines that are papers are kept."""
+    found = scan_file(folder, name, problems)
+    if found is None:
+        return None
+    try:
+        papers = list(found.papers)
+    except FileChanged:
+        return None
+    return PapersFile(name, found.stamp, papers, found.deleted)
+
+
+#: bytes read at a time while a catalogue file is looked over
+_CHUNK = 1 << 24
+
+
+def scan_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None:
+    """read_file() that never holds the file's papers all at once (a file of 1M papers
+    is gigabytes of them): the file is looked over (its header, whether it is whole),
+    and its papers are read from it again, a line at a time, as `papers` is iterated
+    (FileChanged if it can no longer be read whole then). What is wrong with its lines
+    is told in `problems` once they are all read."""
     import orjson
 
     path = folder / name
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as f:
+            first = f.readline()
+            start = f.tell()
+            rest, last = 0, first[-1:]
+            while chunk := f.read(_CHUNK):
+                rest += chunk.count(b"\n")
+                last = chunk[-1:]
     except OSError:
         return None
-    if not raw.endswith(b"\n"):
+    if last != b"\n":
         return None  # still being copied: read when whole
-    lines = raw.split(b"\n")[:-1]
     try:
-        header = orjson.loads(lines[0])
+        header = orjson.loads(first)
         count, stamp = header["count"], header["at"]
         if header.get("format") != FORMAT or not isinstance(stamp, str):
             raise ValueError
@@ -161,28 +191,59 @@ def read_file(folder: Path, name: str, problems: list[str]) -> PapersFile | None
         not_ours = say._("{path}, line 1: not the header of a catalogue file; not read.")
         problems.append(not_ours.format(path=path))
         return PapersFile(name, "", [])
-    if len(lines) - 1 < count:
+    if rest < count:
         return None  # still being copied
-    papers, bad, deleted = [], [], {}
-    for number, line in enumerate(lines[1 : count + 1], start=2):
-        try:
-            data = orjson.loads(line)
-            if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
-                raise ValueError
-            how = data.get("deleted")
-            if how is not None:
-                if how not in (TRASH, PURGED):
-                    raise ValueError
-                deleted[data["id"]] = how
-                continue
-            papers.append(Paper.from_dict(data))
-        except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, OverflowError):
-            bad.append(number)
+    deleted: dict[str, str] = {}
+    papers = _papers(path, start, (count, rest), deleted, problems)
+    return PapersFile(name, stamp, papers, deleted)
+
+
+def _papers(
+    path: Path,
+    start: int,
+    counts: tuple[int, int],
+    deleted: dict[str, str],
+    problems: list[str],
+) -> Iterator[Paper]:
+    """The papers of catalogue file `path`, its lines from byte `start` on: `counts`, as
+    many as its header counts and as it was found to hold; the papers deleted into
+    `deleted`; what is wrong told in `problems`."""
+    import orjson
+
+    count, held = counts
+    bad = []
+    seen = 0
+    try:
+        with path.open("rb") as f:
+            f.seek(start)
+            for line in f:
+                if seen == count:
+                    break
+                seen += 1
+                try:
+                    data = orjson.loads(line)
+                    pid = data.get("id") if isinstance(data, dict) else None
+                    if not isinstance(pid, str) or not pid:
+                        raise ValueError
+                    how = data.get("deleted")
+                    if how is not None:
+                        if how not in (TRASH, PURGED):
+                            raise ValueError
+                        deleted[pid] = how
+                        continue
+                    paper = Paper.from_dict(data)
+                except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, OverflowError):
+                    bad.append(seen + 1)
+                    continue
+                yield paper
+    except OSError as exc:
+        raise FileChanged(f"{path}: {reason(exc)}") from exc
+    if seen < count:
+        raise FileChanged(f"{path}: shorter than when it was looked over")
     if bad:
         shown = ", ".join(map(str, bad[:10])) + (", ..." if len(bad) > 10 else "")
         skipped = say._("{path}: {count} lines are not papers and were skipped (line {lines}).")
         problems.append(skipped.format(path=path, count=len(bad), lines=shown))
-    if len(lines) - 1 > count:
+    if held > count:
         ignored = say._("{path}: {extra} lines after the {count} its header counts were ignored.")
-        problems.append(ignored.format(path=path, extra=len(lines) - 1 - count, count=count))
-    return PapersFile(name, stamp, papers, deleted)
+        problems.append(ignored.format(path=path, extra=held - count, count=count))

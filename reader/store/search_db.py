@@ -15,7 +15,7 @@ import contextlib
 import sqlite3
 import zlib
 from array import array
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,8 +29,8 @@ from reader.store.cachefile import cache_dir, library_name, set_aside
 SCHEMA = 1
 #: papers indexed per step of syncing() (~10 ms)
 STEP_PAPERS = 100
-#: papers whose digests are compared per step
-DIGEST_STEP = 20_000
+#: papers whose digests are compared per step (their abstracts fetched: ~15 ms)
+DIGEST_STEP = 2_000
 COLUMNS = ("authors", "title", "abstract")
 #: how much more a word in the authors or the title weighs than one in the abstract
 AUTHORS_WEIGHT = 3.0
@@ -40,6 +40,10 @@ _SCHEMA_SQL = """
 CREATE TABLE papers (rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, digest INTEGER NOT NULL);
 CREATE VIRTUAL TABLE words USING fts5(authors, title, abstract, tokenize='ascii', prefix='1 2');
 """
+
+
+#: papers with their abstracts, in their order (see Library.completed)
+Whole = Callable[[Sequence[Paper]], Iterator[Paper]]
 
 
 class SearchDBError(RuntimeError):
@@ -188,20 +192,21 @@ class SearchDB:
 
     # -- keeping it in step ---------------------------------------------------------
 
-    def syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
+    def syncing(self, papers: Sequence[Paper], whole: Whole = iter) -> Generator[None, None, None]:
         """Bring the index in step with `papers` (all the catalogue's papers, each at
-        its position), a step (~10 ms) per yield: papers whose digest differs are
-        indexed again, papers no longer there dropped. A damaged database is set
+        its position; `whole` gives a few of them with their abstracts, as a library
+        lists them without), a step (~10-30 ms) per yield: papers whose digest differs
+        are indexed again, papers no longer there dropped. A damaged database is set
         aside and made anew."""
         try:
-            yield from self._syncing(papers)
+            yield from self._syncing(papers, whole)
         except sqlite3.Error as exc:
             if self.path is None:
                 raise SearchDBError(str(exc)) from exc
             self._move_aside(exc)
-            yield from self._syncing(papers)
+            yield from self._syncing(papers, whole)
 
-    def _syncing(self, papers: Sequence[Paper]) -> Generator[None, None, None]:
+    def _syncing(self, papers: Sequence[Paper], whole: Whole) -> Generator[None, None, None]:
         db = self._connection()
         if self.path is not None and not self._checked:
             # the whole file is read (~0.3 s at 100k papers, seconds from a cold
@@ -223,21 +228,22 @@ class SearchDB:
         position = self._position
         top = max((rowid for rowid, _ in known.values()), default=0)
         position.extend([-1] * (top + 1))
-        todo: list[tuple[int, Paper]] = []
+        todo: list[int] = []
         for start in range(0, len(papers), DIGEST_STEP):
-            for r, paper in enumerate(papers[start : start + DIGEST_STEP], start):
+            for r, paper in enumerate(whole(papers[start : start + DIGEST_STEP]), start):
                 rowid, dig = known.pop(paper.id, (0, None))
                 if dig == digest(paper):
                     position[rowid] = r
                 else:
-                    todo.append((r, paper))
+                    todo.append(r)
             yield
         gone = list(known)
         for start in range(0, len(gone), STEP_PAPERS * 10):
             self.update((), gone[start : start + STEP_PAPERS * 10])
             yield
         for start in range(0, len(todo), STEP_PAPERS):
-            self.update(todo[start : start + STEP_PAPERS], ())
+            rs = todo[start : start + STEP_PAPERS]
+            self.update(zip(rs, whole([papers[r] for r in rs]), strict=True), ())
             yield
 
     def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:

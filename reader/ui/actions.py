@@ -160,7 +160,9 @@ def build_actions(
 
         ids = controller.target_ids()
         if ids:
-            QApplication.clipboard().setText(cite(controller.library.papers(), ids, fmt))
+            QApplication.clipboard().setText(
+                cite(controller.library.papers(), ids, fmt, controller.library.abstracts)
+            )
             counted = Counted()
             copied = counted.copied_citations if fmt == "text" else counted.copied_bibtex
             window.statusBar().showMessage(copied(len(ids)), 5_000)

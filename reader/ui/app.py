@@ -384,7 +384,7 @@ class NeighbourPrefetch(QObject):
         for near in (row + 1, row - 1):
             pid = model.id_at(near) if row >= 0 and 0 <= near < count else ""
             if pid and pid in self._library:
-                paper_html(self._library.paper(pid))  # the parse is cached (reader.core.tex)
+                paper_html(self._library.full_paper(pid))  # the parse is cached (reader.core.tex)
 
 
 def _backup(opened: OpenedLibrary, controller: PaperController, when: str) -> None:

@@ -218,7 +218,7 @@ class MergePapersCommand(LibraryCommand):
         super().__init__(translate("Commands", "Merge Papers"))
         self._library = library
         self.keep, self.other = keep, other
-        self._paper = library.paper(other)
+        self._paper = library.full_paper(other)
         self._edit: Edit = NO_EDIT
 
     def apply(self) -> None:

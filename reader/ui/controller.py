@@ -220,7 +220,7 @@ class PaperController(QObject):
     def _show(self, pid: str) -> None:
         """Show paper `pid` in the pane, with its note's conflicting versions."""
         self.pane.show_paper(
-            self.library.paper(pid),
+            self.library.full_paper(pid),
             self.library.annotation(pid),
             self.sidebar.model.highlight_terms,
         )

@@ -138,7 +138,8 @@ class DuplicatesDialog(QDialog):
     def groups(self) -> list[list[str]]:
         from reader.core.merge import duplicate_groups
 
-        return duplicate_groups(self.controller.library.papers())
+        library = self.controller.library
+        return duplicate_groups(library.papers(), library.abstracts)
 
     def fill(self) -> None:
         self.tree.clear()

@@ -139,7 +139,7 @@ class Interest(QObject):
         def work(_task: Any) -> tuple[Features, Model, list[str]]:
             from reader.core.ranking import Features
 
-            built = features or Features.build(papers)
+            built = features or Features.build(self._library.completed(papers))
             model = built.train(labels)
             model.calibrate()  # (here: the triage bar only applies it, triage walks it)
             return built, model, model.ranked()

@@ -133,6 +133,7 @@ class Transfers(QObject):
                 progress=task.progress,
                 cancelled=lambda: task.cancelled,
                 max_bytes=self.max_bytes,
+                abstracts=library.abstracts,
             )
             task.progress(len(files) + 1, len(files))
             # Cancel's last chance: once papers.json is being rewritten, the import is finished
@@ -205,7 +206,7 @@ class Transfers(QObject):
         self._task = None
         lib = self._library
         # what the import changed of the catalogue, to undo it as one step
-        before = [lib.paper(p.id) for p in prepared.papers if p.id in lib]
+        before = lib.full_papers(p.id for p in prepared.papers if p.id in lib)
         added = [p.id for p in prepared.papers if p.id not in lib]
         try:
             report = finish_import(self._library, prepared)

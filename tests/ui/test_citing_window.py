@@ -23,4 +23,6 @@ def test_copy_citation_and_bibtex_of_the_selection(qtbot, app):
     bibtex = QApplication.clipboard().text()
     assert bibtex.count("@inproceedings{") == 2
     assert "author = {He, Changyi and Ding, Yifu" in bibtex
+    assert bibtex.count("abstract = {") == 2  # read from the catalogue (not held in memory)
+    assert "knowledge distillation (KD) is an effective approach" in bibtex
     assert "Copied 2 BibTeX entries" in w.statusBar().currentMessage()

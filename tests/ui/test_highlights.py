@@ -129,7 +129,7 @@ def test_highlight_survives_a_reimport_with_changed_spacing_and_orphans_when_gon
     lib = app.controller.library
     select_text(qtbot, w, QUOTE)
     qtbot.keyClick(w.pane.browser, Qt.Key.Key_2)
-    paper = lib.paper(DA_KD)
+    paper = lib.full_paper(DA_KD)
     respaced = paper.abstract.replace("suffers from", "suffers\n   from")
     respaced = "A new first sentence.\n\n" + respaced
     lib.add_papers([dataclasses.replace(paper, abstract=respaced)])

@@ -72,7 +72,7 @@ def test_everything_is_stored_and_exported_whole(qtbot, long_paper):
     lib = long_paper.controller.library
     long_paper.window.pane.note_editor.flush()
     assert lib.paper("long").title == TITLE
-    assert lib.paper("long").abstract == ABSTRACT
+    assert lib.abstract("long") == ABSTRACT
     assert lib.annotation("long").note == NOTE
     exported = json.loads(export_text(lib, ["long"], "json"))
     assert exported["papers"][0]["title"] == TITLE

@@ -17,7 +17,7 @@ def test_a_half_typed_query_narrows_the_list_as_if_closed(qtbot, app):
     assert set(ids[-2:]) <= shown and len(shown) < len(ids)
     others = shown - set(ids[-2:])  # (and the papers about distillation)
     assert others and all(
-        "distillation" in (lib.paper(p).title + lib.paper(p).abstract).lower() for p in others
+        "distillation" in (lib.paper(p).title + lib.abstract(p)).lower() for p in others
     )
     assert sidebar.count_label.isVisible() and not sidebar.hint.isVisible()
 

@@ -404,7 +404,9 @@ def test_typing_right_after_opening_says_searching_then_shows_the_matches(
     qtbot.waitUntil(lambda: sidebar.model.rowCount() < 19)
     library = app.controller.library
     assert sidebar.model.ids() == [
-        p.id for p in library.papers() if "distillation" in (p.title + p.abstract).lower()
+        p.id
+        for p in library.full_papers(library.paper_ids())
+        if "distillation" in (p.title + p.abstract).lower()
     ]
     assert sidebar.count_label.text() == f"{sidebar.model.rowCount()} of 19 papers · 0 read"
 

@@ -420,7 +420,7 @@ def test_copy_abstract_as_text_and_latex(qtbot, app):
 
     w = app.window
     lib = app.controller.library
-    pid = next(p.id for p in lib.papers() if "$" in p.abstract)
+    pid = next(p.id for p in lib.full_papers(lib.paper_ids()) if "$" in p.abstract)
     w.sidebar.select_paper(pid)
     shown = []
     original_popup = QMenu.popup
@@ -432,7 +432,7 @@ def test_copy_abstract_as_text_and_latex(qtbot, app):
     menu = shown[0]
     by_text = {a.text(): a for a in menu.actions()}
     by_text["Copy Abstract as LaTeX Source"].trigger()
-    assert QGuiApplication.clipboard().text() == lib.paper(pid).abstract
+    assert QGuiApplication.clipboard().text() == lib.abstract(pid)
     by_text["Copy Abstract as Text"].trigger()
     assert "$" not in QGuiApplication.clipboard().text()
 
@@ -444,7 +444,7 @@ def test_when_the_paper_shown_is_filtered_out_the_best_match_is_shown(qtbot, app
     shown = next(
         pid
         for pid in w.sidebar.model.ids()
-        if "distillation" not in (lib.paper(pid).title + lib.paper(pid).abstract).lower()
+        if "distillation" not in (lib.paper(pid).title + lib.abstract(pid)).lower()
     )
     w.sidebar.select_paper(shown)
     assert w.pane.paper_id == shown

@@ -181,13 +181,13 @@ def test_reopening_reads_no_catalogue_file_it_already_took_in(tmp_path, monkeypa
     lib = open_library(folder).library
     lib.add_papers([_paper("new-1")])
     read: list[str] = []
-    real = paper_files.read_file
+    real = paper_files.scan_file
 
     def counting(folder_, name, problems):
         read.append(name)
         return real(folder_, name, problems)
 
-    monkeypatch.setattr(catalogue_db, "read_file", counting)
+    monkeypatch.setattr(catalogue_db, "scan_file", counting)
     assert "new-1" in open_library(folder).library
     assert read == []
     _file_of(folder, "desk", [_paper("p9")], "1000000000001.0000.desk")
@@ -200,7 +200,7 @@ def test_papers_json_of_the_release_before_is_moved_into_the_first_file(tmp_path
     shutil.copytree(LEGACY, folder)
     old = json.loads((LEGACY / "papers.json").read_bytes())["papers"]
     opened = open_library(folder)
-    papers = opened.library.papers()
+    papers = opened.library.full_papers(opened.library.paper_ids())
     assert [p.id for p in papers] == list(old)
     new_fields = {"pdf": "", "keywords": [], "primary_area": ""}  # (empty in older files)
     assert all(p.to_dict() == {**new_fields, **old[p.id], "id": p.id} for p in papers)
@@ -212,7 +212,8 @@ def test_papers_json_of_the_release_before_is_moved_into_the_first_file(tmp_path
     # the annotations came along (the legacy migration of annotations.json)
     assert opened.library.annotations()
     again = open_library(folder)
-    assert again.library.papers() == papers and again.notices == []
+    assert again.library.full_papers(again.library.paper_ids()) == papers
+    assert again.notices == []
 
 
 def test_an_import_into_a_read_only_library_writes_nothing(tmp_path):
@@ -240,3 +241,49 @@ def test_a_small_library_is_indexed_in_memory_and_leaves_no_cache_file(tmp_path,
     assert not (tmp_path / "cache" / "catalogues").exists()
     monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 1000)  # now it is large
     assert open_library(folder).folder.catalogue.path is not None
+
+
+def test_a_file_read_a_line_at_a_time_that_changes_meanwhile_is_taken_whole_later(tmp_path):
+    # a file's papers are read from it as they go into the index (never all in memory):
+    # if it can no longer be read whole by then, none of it is taken, and it is taken
+    # at the next open
+    folder = tmp_path / "lib"
+    name = _file_of(folder, "desk", [_paper("p1"), _paper("p2")], "1000000000001.0000.desk")
+    whole = (folder / name).read_bytes()
+    problems: list[str] = []
+    found = paper_files.scan_file(folder, name, problems)
+    assert found is not None and found.stamp == "1000000000001.0000.desk"
+    (folder / name).write_bytes(whole[: whole.index(b"\n") + 1])  # (its papers gone)
+    db = CatalogueDB(tmp_path / "index.sqlite3")
+    with pytest.raises(paper_files.FileChanged):
+        db._take(db._connection(), found, (1, 1))
+    assert db.papers() == []
+    (folder / name).write_bytes(whole)
+    db.sync(folder, problems)
+    assert [p.id for p in db.papers()] == ["p1", "p2"] and problems == []
+    db.close()
+
+
+def test_an_index_whose_papers_read_well_but_fails_its_check_is_not_trusted(tmp_path):
+    # the check reads the whole file beside the papers being read (a thread of its
+    # own): damage only it sees (a page of the ids' index, which reading the papers
+    # in order never reads) still sets the index aside
+    folder = tmp_path / "lib"
+    _file_of(folder, "desk", [_paper(f"p{i:05}") for i in range(3000)], "1000000000001.0000.desk")
+    titles = _titles(folder)
+    index = CatalogueDB.for_library(folder).path
+    assert index is not None
+    gc.collect()
+    db = sqlite3.connect(index)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (root,) = db.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_papers_1'"
+    ).fetchone()
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with index.open("r+b") as f:
+        f.seek((root - 1) * size)
+        f.write(b"\x0d" + b"\xff" * 11)  # (a leaf of a table where an index's page was)
+    opened = open_library(folder, seed=False)
+    assert {p.id: p.title for p in opened.library.papers()} == titles
+    assert any("set aside" in m for m in opened.messages)

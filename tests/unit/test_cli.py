@@ -176,7 +176,7 @@ def test_an_import_writes_a_catalogue_file_and_the_next_open_reads_none(
     run("import", str(ICML_LIST))  # nothing new: no file
     assert catalogue_files(library_dir) == now
     read = []
-    monkeypatch.setattr(catalogue_db, "read_file", lambda *a: read.append(a))
+    monkeypatch.setattr(catalogue_db, "scan_file", lambda *a: read.append(a))
     assert len(listed(run)) > 3000 and read == []
 
 

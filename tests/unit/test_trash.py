@@ -42,7 +42,7 @@ def test_a_deleted_paper_leaves_the_catalogue_and_comes_back_with_its_annotation
     again.restore_papers(again.trash())
     assert pid in again and again.trash() == []
     back = on(computers["laptop"])
-    assert back.paper(pid) == gone[0]
+    assert back.full_paper(pid) == gone[0] and gone[0].abstract  # (whole: its abstract too)
     assert back.annotation(pid).note == "my thoughts" and back.tags(pid) == ("rl",)
 
 
