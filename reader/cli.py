@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from reader import __version__, paths
 from reader.cli_lang import _, help_formatter, language_code, ngettext
+from reader.core import say
 from reader.core.library import Library, UnknownPaper
 from reader.core.models import Status
 
@@ -259,7 +260,7 @@ def cmd_note(lib: Library, args: argparse.Namespace) -> None:
     try:
         lib.set_note(pid, text)
     except ValueError as exc:
-        raise CliError(_("note not saved: {error}").format(error=exc)) from None
+        raise CliError(_("note not saved: {error}").format(error=say.told(exc))) from None
     saved = ngettext(
         "{id}: note saved ({count:,} character)",
         "{id}: note saved ({count:,} characters)",

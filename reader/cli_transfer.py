@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reader.cli_lang import _, ngettext
+from reader.core import say
 from reader.core.library import Library
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ def cmd_import(lib: Library, args: argparse.Namespace) -> None:
     else:
         print(summary(report))
         for skip in report.skipped:
-            print(_("  skipped {place}: {reason}").format(place=skip.place, reason=skip.reason))
+            place, reason = say.told(skip.place), say.told(skip.reason)
+            print(_("  skipped {place}: {reason}").format(place=place, reason=reason))
 
 
 def summary(report: ImportReport) -> str:
@@ -95,7 +97,7 @@ def summary(report: ImportReport) -> str:
             report.annotations,
         )
         text += restored.format(count=report.annotations)
-    return "\n".join([text, *report.notes])
+    return "\n".join([text, *map(say.told, report.notes)])
 
 
 def cmd_export(lib: Library, args: argparse.Namespace) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reader.core import collector
+from reader.core import collector, say
 from reader.core.library import Library, now_iso
 from reader.core.merge import Abstracts, Skipped, plan_import
 from reader.core.models import Annotation, Paper
@@ -24,7 +24,8 @@ class ImportReport:
     unchanged: int = 0
     annotations: int = 0
     skipped: list[Skipped] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    #: what the files' reading noted (an encoding guessed, fields lost...), as said
+    notes: list[str | say.Said] = field(default_factory=list)
 
     def summary(self) -> str:
         text = (
@@ -33,7 +34,7 @@ class ImportReport:
         )
         if self.annotations:
             text += f", {self.annotations} annotations restored"
-        return "\n".join([text, *self.notes])
+        return "\n".join([text, *map(str, self.notes)])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -42,8 +43,9 @@ class ImportReport:
             "updated": self.updated,
             "unchanged": self.unchanged,
             "annotations": self.annotations,
-            "skipped": [{"place": s.place, "reason": s.reason} for s in self.skipped],
-            "notes": self.notes,
+            # (English, as str() has them: the same in every language)
+            "skipped": [{"place": str(s.place), "reason": str(s.reason)} for s in self.skipped],
+            "notes": [str(note) for note in self.notes],
         }
 
 
@@ -107,7 +109,9 @@ def _prepare(
         annotations.extend(result.annotations)
         colours.update(result.tag_colours)
         report.skipped.extend(result.skipped)
-        report.notes.extend(str(w) for w in result.warnings)
+        report.notes.extend(
+            say.Said("{place}: {reason}", place=w.place, reason=w.reason) for w in result.warnings
+        )
     if progress is not None and not progress(len(files), len(files)):
         raise ImportCancelled()
     annotations = _storable(annotations, report)
@@ -131,8 +135,9 @@ def _storable(annotations: list[Annotation], report: ImportReport) -> list[Annot
         try:
             usable.append(clean_annotation(ann))
         except ValueError as exc:
-            place = f"the annotations of paper {ann.paper_id}"
-            report.skipped.append(Skipped(place, f"{exc}; the paper is imported without them"))
+            place = say.Said("the annotations of paper {id}", id=ann.paper_id)
+            why = say.Said("{error}; the paper is imported without them", error=say.said(exc))
+            report.skipped.append(Skipped(place, why))
     return usable
 
 

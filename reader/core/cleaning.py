@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Iterable
 
+from reader.core import say
 from reader.core.models import Annotation, Highlight
 from reader.core.normalise import normalise_tags
 
@@ -31,7 +32,11 @@ def clean_text(text: str, *, limit: int) -> str:
     """Text as it may be stored: surrogate pairs joined, lone surrogates replaced
     by U+FFFD, control characters dropped. Longer than `limit`: ValueError."""
     if len(text) > limit:
-        raise ValueError(f"text of {len(text):,} characters is over the limit of {limit:,}")
+        raise say.SaidError(
+            "text of {count:,} characters is over the limit of {limit:,}",
+            count=len(text),
+            limit=limit,
+        )
     if _has_surrogate(text):
         text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return _CONTROL_SPACE.sub(" ", _CONTROL.sub("", text))
@@ -67,9 +72,13 @@ def clean_highlight(h: Highlight) -> Highlight:
 
 def clean_rating(rating: object) -> int:
     if isinstance(rating, bool) or not isinstance(rating, (int, float)):
-        raise ValueError(f"a rating must be a whole number, not {rating!r}")  # noqa: TRY004 (callers catch ValueError for bad input)
+        raise say.SaidError(
+            "a rating must be a whole number, not {rating}", rating=repr(rating)
+        )  # (callers catch ValueError for bad input)
     if not math.isfinite(rating) or rating != int(rating) or abs(rating) > 1_000:
-        raise ValueError(f"a rating must be a small whole number, not {rating!r}")
+        raise say.SaidError(
+            "a rating must be a small whole number, not {rating}", rating=repr(rating)
+        )
     return int(rating)
 
 

@@ -9,7 +9,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
-from reader.core import collector
+from reader.core import collector, say
 from reader.core.cleaning import (  # noqa: F401 (MAX_* re-exported for callers)
     MAX_HIGHLIGHT_CHARS,
     MAX_NOTE_CHARS,
@@ -374,7 +374,7 @@ class Library:
         old_key = normalise_tag(old).casefold()
         cleaned = clean_tags([new])
         if not cleaned:
-            raise ValueError("a tag needs a name")
+            raise say.SaidError("a tag needs a name")
         edit = self._edit([RenameTag(old_key, cleaned[0])])
         if self.prefs.rename_tag_colours(old_key, cleaned[0]):
             self._announce(Change(frozenset(), frozenset({"prefs"})))

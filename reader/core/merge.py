@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader.core import say
 from reader.core.models import NOT_LOADED, Paper
 from reader.core.normalise import fold_key
 from reader.core.venues import short_venue
@@ -39,13 +40,21 @@ _NOT_ALNUM = bytes(b for b in range(128) if not chr(b).isalnum())
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """Something an import left out, and why; `place` is e.g. "x.csv:line 7", "entry KEY"."""
+    """Something an import left out, and why; `place` is e.g. "x.csv:line 7", "entry KEY".
 
-    place: str
-    reason: str
+    Either may be a say.Said: str() is the English text (the --json report's), told()
+    the text in the language in use."""
+
+    place: str | say.Said
+    reason: str | say.Said
 
     def __str__(self) -> str:
         return f"{self.place}: {self.reason}"
+
+    def told(self) -> str:
+        return say._("{place}: {reason}").format(
+            place=say.told(self.place), reason=say.told(self.reason)
+        )
 
 
 @dataclass(slots=True)
@@ -298,8 +307,10 @@ def plan_import(
         if pid != paper.id:
             plan.id_map.setdefault(paper.id, pid)
         if pid in seen:
-            reason = f"same paper as {pid} (by {how}) earlier in this import"
-            plan.skipped.append(Skipped(f"paper {paper.id}", reason))
+            reason = say.Said(
+                "same paper as {id} (by {how}) earlier in this import", id=pid, how=how
+            )
+            plan.skipped.append(Skipped(say.Said("paper {id}", id=paper.id), reason))
         seen.add(pid)
         merged = fill_missing(before, paper)
         if merged is before:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from reader.core import say
 from reader.core.normalise import normalise_tags
 from reader.core.records import record
 
@@ -27,7 +28,9 @@ class Status(StrEnum):
             return cls(value.strip().lower())
         except ValueError:
             names = ", ".join(s.value for s in cls)
-            raise ValueError(f"unknown status {value!r} (expected one of: {names})") from None
+            raise say.SaidError(
+                "unknown status {value} (expected one of: {names})", value=repr(value), names=names
+            ) from None
 
 
 def _str(value: Any) -> str:

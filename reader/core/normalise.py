@@ -8,6 +8,8 @@ import re
 import unicodedata
 from typing import Any
 
+from reader.core import say
+
 _TAG_SPACE = re.compile(r"\s+")
 
 #: Invisible characters that reorder or hide text, dropped from imported titles, authors,
@@ -147,4 +149,4 @@ def make_paper_id(
     norm = normalise_title(abstract)
     if norm:
         return "a-" + _digest(norm)
-    raise ValueError("a paper needs a title, an abstract or an id")
+    raise say.SaidError("a paper needs a title, an abstract or an id")

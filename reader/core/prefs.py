@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from reader.core import say
 from reader.core.cleaning import check_savable, clean_text
 from reader.core.edits import (
     HIGHLIGHT_NAMES,
@@ -185,7 +186,11 @@ class Preferences:
         clean = {normalise_tag(t): c.lower() for t, c in colours.items() if normalise_tag(t)}
         for tag, colour in clean.items():
             if not _COLOUR.match(colour):
-                raise ValueError(f"{colour!r} is not a colour like #4a90d9 (tag {tag!r})")
+                raise say.SaidError(
+                    "{colour} is not a colour like #4a90d9 (tag {tag})",
+                    colour=repr(colour),
+                    tag=repr(tag),
+                )
         mine = self._colours
         ops: list[TableOp] = [SetTagColour(tag, None) for tag in mine if tag not in clean]
         expected = [t for t in mine if t in clean] + [t for t in clean if t not in mine]
@@ -199,11 +204,15 @@ class Preferences:
         """One tag's colour (None: none), after the others if it had none."""
         tag = normalise_tag(tag)
         if not tag:
-            raise ValueError("a tag needs a name")
+            raise say.SaidError("a tag needs a name")
         if colour is not None:
             colour = colour.lower()
             if not _COLOUR.match(colour):
-                raise ValueError(f"{colour!r} is not a colour like #4a90d9 (tag {tag!r})")
+                raise say.SaidError(
+                    "{colour} is not a colour like #4a90d9 (tag {tag})",
+                    colour=repr(colour),
+                    tag=repr(tag),
+                )
         self._update([SetTagColour(tag, colour)])
 
     def fill_tag_colours(self, colours: Mapping[str, str]) -> bool:
@@ -243,7 +252,7 @@ class Preferences:
     def save_search(self, name: str, query: str) -> None:
         name = clean_text(name, limit=200).strip()
         if not name:
-            raise ValueError("a saved search needs a name")
+            raise say.SaidError("a saved search needs a name")
         query = clean_text(query, limit=10_000)
         self._update([SetSearch(name, query)])
 

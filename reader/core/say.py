@@ -59,3 +59,85 @@ def use(translations: Translations | None) -> Translations:
 def current() -> Translations:
     """The translations in use."""
     return _current
+
+
+class Said:
+    """A message kept as written with its fields, to be said later: str() is the English
+    text (for --json output and logs, the same in every language), told() the text in
+    the language in use then. Marked like _(): Said("item {number}", number=3), and
+    Said("{count:,} thing", "{count:,} things", count=n) with the form chosen by `count`;
+    a field that is a Said is told too."""
+
+    __slots__ = ("message", "plural", "fields")
+
+    def __init__(self, message: str, plural: str | None = None, /, **fields: object) -> None:
+        self.message = message
+        self.plural = plural
+        self.fields = fields
+
+    def __str__(self) -> str:
+        template = self.message
+        if self.plural is not None and self.fields.get("count") != 1:
+            template = self.plural
+        return template.format(
+            **{k: str(v) if isinstance(v, Said) else v for k, v in self.fields.items()}
+        )
+
+    def told(self) -> str:
+        """The text in the language in use."""
+        if self.plural is None:
+            template = _current.gettext(self.message)
+        else:
+            count = self.fields.get("count")
+            template = _current.ngettext(
+                self.message, self.plural, count if isinstance(count, int) else 0
+            )
+        return template.format(
+            **{k: told(v) if isinstance(v, Said) else v for k, v in self.fields.items()}
+        )
+
+    def __repr__(self) -> str:
+        return f"Said({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Said):
+            return NotImplemented
+        return (self.message, self.plural, self.fields) == (
+            other.message,
+            other.plural,
+            other.fields,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.message, self.plural))
+
+
+class SaidError(ValueError):
+    """A ValueError whose message is a Said: str() English, told() in the language in
+    use. Marked like Said: raise SaidError("a tag needs a name")."""
+
+    def __init__(self, message: str, plural: str | None = None, /, **fields: object) -> None:
+        self.said = Said(message, plural, **fields)
+        super().__init__(str(self.said))
+
+    def told(self) -> str:
+        return self.said.told()
+
+
+def said(value: object) -> str | Said:
+    """What `value` says, kept to be told: the Said of a Said or a SaidError, else its
+    str() (an error of Python's, a file's text, a name)."""
+    if isinstance(value, Said):
+        return value
+    if isinstance(value, SaidError):
+        return value.said
+    return str(value)
+
+
+def told(value: object) -> str:
+    """`value` in the language in use: a Said or SaidError told, anything else str()."""
+    if isinstance(value, Said):
+        return value.told()
+    if isinstance(value, SaidError):
+        return value.told()
+    return str(value)

@@ -144,7 +144,7 @@ def read_papers(
             why = say._("{name}: no papers found as {label}: {skipped}")
         else:
             why = say._("{name}: no papers found as {label}")
-        skipped = result.skipped[0] if result.skipped else ""
+        skipped = result.skipped[0].told() if result.skipped else ""
         raise FormatError(why.format(name=name, label=info.label, skipped=skipped))
     return result
 

@@ -194,7 +194,7 @@ def _keywords(value: str) -> list[str]:
     return [decode_text(k.strip()) for k in _split_top(one_line(value, tex=True), _KEYWORD_SEP)]
 
 
-def _place(block: Any, name: str) -> str:
+def _place(block: Any, name: str) -> say.Said:
     key = getattr(block, "key", None)
     if not key:
         inner = getattr(block, "ignore_error_block", None)
@@ -202,18 +202,25 @@ def _place(block: Any, name: str) -> str:
     if not key:
         match = _KEY_IN_RAW.match(block.raw or "")
         key = match.group(1) if match else None
-    return f"entry {key}" if key else f"{name}:line {(block.start_line or 0) + 1}"
+    if key:
+        return say.Said("entry {key}", key=key)
+    return say.Said("{name}:line {line}", name=name, line=(block.start_line or 0) + 1)
 
 
-def _failure(block: Any) -> str:
+def _failure(block: Any) -> say.Said:
     from bibtexparser.model import DuplicateBlockKeyBlock
 
     if isinstance(block, DuplicateBlockKeyBlock):
         first = (block.previous_block.start_line or 0) + 1
-        return f"duplicate key {block.key!r} (first used at line {first}); this entry ignored"
+        return say.Said(
+            "duplicate key {key} (first used at line {line}); this entry ignored",
+            key=repr(block.key),
+            line=first,
+        )
     error = block.error
     reason = getattr(error, "abort_reason", "") or str(error) or type(error).__name__
-    return "broken entry (unbalanced braces or quotes?): " + " ".join(str(reason).split())
+    reason = " ".join(str(reason).split())
+    return say.Said("broken entry (unbalanced braces or quotes?): {error}", error=reason)
 
 
 def _quiet_parser_log() -> None:
@@ -250,7 +257,9 @@ def read(text: str, name: str) -> ReadResult:
             entry = block.ignore_error_block
             keys = ", ".join(sorted(block.duplicate_keys))
             result.warnings.append(
-                Skipped(_place(block, name), f"repeated field {keys}: first kept")
+                Skipped(
+                    _place(block, name), say.Said("repeated field {keys}: first kept", keys=keys)
+                )
             )
         if isinstance(entry, Entry):
             _read_entry(entry, name, native, result)
@@ -259,8 +268,11 @@ def read(text: str, name: str) -> ReadResult:
             if lost:
                 result.warnings.append(
                     Skipped(
-                        f"entry {previous.key}",
-                        "a stray '}' ends the entry early; fields ignored: " + ", ".join(lost),
+                        say.Said("entry {key}", key=previous.key),
+                        say.Said(
+                            "a stray '}}' ends the entry early; fields ignored: {fields}",
+                            fields=", ".join(lost),
+                        ),
                     )
                 )
         elif isinstance(block, ParsingFailedBlock):
@@ -275,7 +287,7 @@ def _read_entry(entry: Any, name: str, native: bool, result: ReadResult) -> None
     try:
         paper = _paper(fields, name, native=native)
     except ValueError as exc:
-        result.skipped.append(Skipped(f"entry {entry.key}", str(exc)))
+        result.skipped.append(Skipped(say.Said("entry {key}", key=entry.key), say.said(exc)))
         return
     result.records.append(paper)
     if native and (fields.get("keywords") or fields.get("annote")):

@@ -275,7 +275,7 @@ def make_record(
     if derived:
         title_text = derive_title(abstract_text)
     if not title_text:
-        raise ValueError("no title and no abstract")
+        raise say.SaidError("no title and no abstract")
     paper_id = make_paper_id(
         source_id=one_line(source_id),
         doi=doi_text,
@@ -338,7 +338,7 @@ def raise_none_usable(result: ReadResult, name: str, *, count: int | None = None
 
     info = FORMATS.get(result.format)
     label = info.label if info is not None else result.format
-    named = say._("; ").join(str(s) for s in skipped[:NAMED_SKIPS])
+    named = say._("; ").join(s.told() for s in skipped[:NAMED_SKIPS])
     if count > NAMED_SKIPS:
         why = say._(
             "{name}: no papers found as {label}: {skipped}; and {more:,} more ({count:,} items"

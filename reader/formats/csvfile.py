@@ -110,20 +110,23 @@ def read(text: str, name: str) -> ReadResult:
                 continue
             if last_line >= total_lines and _unterminated_quote(text, first_line):
                 raise csv.Error("a quote opened here is never closed")
-            place = f"{name}:line {first_line + offset}"
+            place = say.Said("{name}:line {line}", name=name, line=first_line + offset)
             _read_row([restore(c) for c in row], columns, place, name, result)
     except csv.Error as exc:
         line = first_line + offset
         if not result.records:
             why = say._("{name}: broken CSV at line {line}: {error}")
             raise FormatError(why.format(name=name, line=line, error=exc)) from None
-        result.skipped.append(Skipped(f"{name}:line {line}", f"rest of file ignored: {exc}"))
+        place = say.Said("{name}:line {line}", name=name, line=line)
+        result.skipped.append(
+            Skipped(place, say.Said("rest of file ignored: {error}", error=str(exc)))
+        )
     raise_none_usable(result, name)
     return result
 
 
 def _read_row(
-    row: list[str], columns: dict[str, int], place: str, name: str, result: ReadResult
+    row: list[str], columns: dict[str, int], place: say.Said, name: str, result: ReadResult
 ) -> None:
     def cell(column: str) -> str:
         position = columns.get(column)
@@ -150,7 +153,7 @@ def _read_row(
             primary_area=cell("primary_area"),
         )
     except ValueError as exc:
-        result.skipped.append(Skipped(place, str(exc)))
+        result.skipped.append(Skipped(place, say.said(exc)))
         return
     result.records.append(paper)
     tag_cell = cell("tags")

@@ -87,7 +87,7 @@ def _loads(text: str, name: str, odd: _Oddities, *, long_numbers: bool) -> Any:
         raise FormatError(why.format(name=name, error=exc.msg, line=exc.lineno)) from None
 
 
-def load(text: str, name: str) -> tuple[Any, list[str]]:
+def load(text: str, name: str) -> tuple[Any, list[say.Said]]:
     """The parsed JSON and what was read as empty in it (NaN/Infinity, overlong integers),
     as warnings; FormatError if broken."""
     odd = _Oddities()
@@ -98,12 +98,15 @@ def load(text: str, name: str) -> tuple[Any, list[str]]:
         data = _loads(text, name, odd, long_numbers=True)
     warnings = []
     if odd.constants:
-        warnings.append("NaN/Infinity values (not JSON) read as empty")
+        warnings.append(say.Said("NaN/Infinity values (not JSON) read as empty"))
     if odd.long_numbers:
-        count = odd.long_numbers
-        limit = sys.get_int_max_str_digits()
         warnings.append(
-            f"{count:,} number{'s' if count > 1 else ''} of over {limit:,} digits read as empty"
+            say.Said(
+                "{count:,} number of over {limit:,} digits read as empty",
+                "{count:,} numbers of over {limit:,} digits read as empty",
+                count=odd.long_numbers,
+                limit=sys.get_int_max_str_digits(),
+            )
         )
     return data, warnings
 
@@ -124,7 +127,7 @@ def read(text: str, name: str) -> ReadResult:
     records = result.records
     # (item number, why) of each skipped item: made Skipped only if some item is usable (a
     # million unusable items then cost a second less; the error names only the first few)
-    bad: list[tuple[int, type | str]] = []
+    bad: list[tuple[int, type | str | say.Said]] = []
     for number, item in enumerate(items, start=1):
         if type(item) is not dict and not isinstance(item, Mapping):
             bad.append((number, type(item)))
@@ -132,7 +135,7 @@ def read(text: str, name: str) -> ReadResult:
         try:
             records.append(paper_from_item(item, name))
         except ValueError as exc:
-            bad.append((number, str(exc)))  # (not the error: it holds its frames)
+            bad.append((number, say.said(exc)))  # (not the error: it holds its frames)
     if not records:
         result.skipped = [_skipped(n, why) for n, why in bad[:NAMED_SKIPS]]
         raise_none_usable(result, name, count=len(bad))
@@ -140,11 +143,11 @@ def read(text: str, name: str) -> ReadResult:
     return result
 
 
-def _skipped(number: int, why: type | str) -> Skipped:
+def _skipped(number: int, why: type | str | say.Said) -> Skipped:
     """The Skipped of item `number`: `why` is the type of a non-object or the error."""
     if isinstance(why, type):
-        return Skipped(f"item {number}", f"not an object but {why.__name__}")
-    return Skipped(f"item {number}", why)
+        why = say.Said("not an object but {type}", type=why.__name__)
+    return Skipped(say.Said("item {number}", number=number), why)
 
 
 def _items(data: Any, name: str) -> list[Any]:
@@ -334,7 +337,7 @@ def _paper_from_any(item: Mapping[Any, Any], name: str) -> Paper:
     fields = _fields(item)
     if "title" not in fields and "abstract" not in fields:
         # make_record's own error, without its work: a million such items in 1 s, not 14
-        raise ValueError("no title and no abstract")
+        raise say.SaidError("no title and no abstract")
     get = fields.get
     authors = get("authors", "")
     names = clean_lines(authors) if type(authors) is list else None  # all clean strings
@@ -406,13 +409,17 @@ def _read_native(data: Mapping[str, Any], name: str, result: ReadResult, *, plai
         try:
             result.records.append(_native(Paper.from_dict, item, plain, "id"))
         except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
-            result.skipped.append(Skipped(f"item {number}", f"unreadable paper: {exc}"))
+            unreadable = say.Said("unreadable paper: {error}", error=say.said(exc))
+            result.skipped.append(Skipped(say.Said("item {number}", number=number), unreadable))
     for number, item in enumerate(_list(data.get("annotations")), start=1):
         try:  # (a note is the user's own text: hidden characters kept; tags lose them)
             made = _native(Annotation.from_dict, item, plain, "paper_id", hidden=True)
             result.annotations.append(made)
         except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
-            result.skipped.append(Skipped(f"annotation {number}", f"unreadable: {exc}"))
+            place = say.Said("annotation {number}", number=number)
+            result.skipped.append(
+                Skipped(place, say.Said("unreadable: {error}", error=say.said(exc)))
+            )
     colours = data.get("tag_colours")
     if isinstance(colours, Mapping):
         result.tag_colours = {
@@ -448,13 +455,13 @@ def _native(
 ) -> _T:
     """`make(item)`, the item cleaned first unless the file is known to be plain."""
     if not isinstance(item, Mapping):
-        raise TypeError(f"not an object but {type(item).__name__}")
+        raise say.SaidError("not an object but {type}", type=type(item).__name__)
     try:
         made = make(item if plain else _clean_tree(item, hidden=hidden))
     except ArithmeticError:  # 1e400 reads as infinity; cleaned, it is empty
         made = make(_clean_tree(item, hidden=hidden))
     if not str(getattr(made, key)).strip():
-        raise ValueError(f"empty {key}")
+        raise say.SaidError("empty {key}", key=key)
     return made
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from reader.core import say
 from reader.formats.common import (
     ReadResult,
     Skipped,
@@ -50,13 +51,16 @@ def read(text: str, name: str) -> ReadResult:
     result = ReadResult(format="text")
     paragraphs = _paragraphs(text)
     for number, (line, paragraph) in enumerate(paragraphs):
-        place = f"{name}:line {line}"
+        place = say.Said("{name}:line {line}", name=name, line=line)
         abstract = one_line(paragraph)
         if number == 0 and len(paragraphs) > 1 and _is_heading(paragraph):
-            result.warnings.append(Skipped(place, f"heading {abstract[:80]!r} ignored"))
+            result.warnings.append(
+                Skipped(place, say.Said("heading {text} ignored", text=repr(abstract[:80])))
+            )
             continue
         if len(abstract) < MIN_ABSTRACT_CHARS:
-            result.skipped.append(Skipped(place, f"too short for an abstract: {abstract[:60]!r}"))
+            short = say.Said("too short for an abstract: {text}", text=repr(abstract[:60]))
+            result.skipped.append(Skipped(place, short))
             continue
         result.records.append(make_record(source=name, abstract=abstract))
     raise_none_usable(result, name)

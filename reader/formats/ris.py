@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reader.core import say
 from reader.formats.common import (
     ReadResult,
     Skipped,
@@ -37,7 +38,8 @@ def _records(text: str, name: str, result: ReadResult) -> list[tuple[int, list[s
             if lines is not None:
                 result.skipped.append(
                     Skipped(
-                        f"{name}:line {start}", "record has no end line (ER) before the next TY"
+                        _line(name, start),
+                        say.Said("record has no end line (ER) before the next TY"),
                     )
                 )
             start, lines = number, [line]
@@ -48,9 +50,14 @@ def _records(text: str, name: str, result: ReadResult) -> list[tuple[int, list[s
                 lines = None
     if lines is not None:
         result.skipped.append(
-            Skipped(f"{name}:line {start}", "record has no end line (ER): file truncated?")
+            Skipped(_line(name, start), say.Said("record has no end line (ER): file truncated?"))
         )
     return records
+
+
+def _line(name: str, line: int) -> say.Said:
+    """The place of the record starting at `line` of file `name`: "x.ris:line 7"."""
+    return say.Said("{name}:line {line}", name=name, line=line)
 
 
 def _name(value: str) -> str:
@@ -84,14 +91,16 @@ def read(text: str, name: str) -> ReadResult:
     name = display_name(name)
     result = ReadResult(format="ris")
     for start, lines in _records(text, name, result):
-        place = f"{name}:line {start}"
+        place = _line(name, start)
         try:
             parsed = rispy.loads("\n".join(lines))
         except Exception as exc:  # noqa: BLE001 - rispy raises bare KeyErrors on odd records
-            result.skipped.append(Skipped(place, f"unreadable record ({type(exc).__name__})"))
+            result.skipped.append(
+                Skipped(place, say.Said("unreadable record ({error})", error=type(exc).__name__))
+            )
             continue
         if len(parsed) != 1 or not isinstance(parsed[0], dict):
-            result.skipped.append(Skipped(place, "unreadable record"))
+            result.skipped.append(Skipped(place, say.Said("unreadable record")))
             continue
         record = parsed[0]
         people = [*(record.get("authors") or []), *(record.get("first_authors") or [])]
@@ -118,6 +127,6 @@ def read(text: str, name: str) -> ReadResult:
                 )
             )
         except ValueError as exc:
-            result.skipped.append(Skipped(place, str(exc)))
+            result.skipped.append(Skipped(place, say.said(exc)))
     raise_none_usable(result, name)
     return result

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
 
+from reader.core import say
 from reader.core.edits import NO_EDIT, Edit, Kept
 from reader.core.library import Library, SaveFailed
 from reader.core.models import Paper, Status
@@ -44,7 +45,7 @@ class LibraryCommand(QUndoCommand):
                 self.on_failure(str(exc), True)
         except (ValueError, StorageError) as exc:  # (StorageError: a read-only folder)
             if self.on_failure:
-                self.on_failure(str(exc), False)
+                self.on_failure(say.told(exc), False)
 
     def redo(self) -> None:
         self._guard(self.apply)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reader.core import say
 from reader.core.library import Library
 from reader.ui import plain
 from reader.ui.commands import EditCommand
@@ -218,7 +219,7 @@ class TagManager(QDialog):
         try:  # this tag's colour alone: another program's colours of others stay
             self.controller.library.set_tag_colour(tag, colour)
         except (ValueError, OSError) as exc:
-            self.controller.save_failed.emit(fill(self.tr("Colour not changed: %1"), str(exc)))
+            self.controller.save_failed.emit(fill(self.tr("Colour not changed: %1"), say.told(exc)))
 
 
 def tag_colour_map(library: Library) -> dict[str, str]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from reader.core import say
 from reader.core.library import Library
 from reader.ui import plain
 from reader.ui.i18n import Counted, fill, number
@@ -145,7 +146,7 @@ class Transfers(QObject):
                 # for the library lock while papers.json is written)
                 write_import(library, prepared)
             except (OSError, ValueError) as exc:
-                raise _NotSaved(str(exc)) from exc
+                raise _NotSaved(say.told(exc)) from exc
             return prepared
 
         def on_progress(done: int, total: int) -> None:
@@ -212,7 +213,7 @@ class Transfers(QObject):
             report = finish_import(self._library, prepared)
         except (OSError, ValueError) as exc:  # (the annotations restored, the tag colours)
             self._finish()
-            self.import_failed.emit(fill(self.tr("Import not saved: %1"), str(exc)))
+            self.import_failed.emit(fill(self.tr("Import not saved: %1"), say.told(exc)))
             return
         self._finish()
         self.message.emit(summary(report).splitlines()[0])
@@ -233,7 +234,7 @@ class Transfers(QObject):
         elif isinstance(exc, _NotSaved):
             self.import_failed.emit(fill(self.tr("Import not saved: %1"), str(exc)))
         else:
-            self.import_failed.emit(fill(self.tr("Nothing imported: %1"), str(exc)))
+            self.import_failed.emit(fill(self.tr("Nothing imported: %1"), say.told(exc)))
 
     # -- export -------------------------------------------------------------
 
@@ -271,7 +272,7 @@ class Transfers(QObject):
         try:
             written = export_to(self._library, list(ids), fmt, path)
         except (OSError, ValueError) as exc:
-            self.import_failed.emit(fill(self.tr("Export failed: %1"), str(exc)))
+            self.import_failed.emit(fill(self.tr("Export failed: %1"), say.told(exc)))
             return None
         from reader.formats.common import display_name
 
@@ -289,7 +290,7 @@ def show_report(parent: QWidget, report: ImportReport) -> QMessageBox:
     from PySide6.QtWidgets import QMessageBox
 
     skipped = translate("Transfers", "skipped %1: %2")
-    details = [fill(skipped, s.place, s.reason) for s in report.skipped]
+    details = [fill(skipped, say.told(s.place), say.told(s.reason)) for s in report.skipped]
     title = translate("Transfers", "Import finished")
     box = plain.message(
         parent, QMessageBox.Icon.Information, title, summary(report), details or None
@@ -312,7 +313,7 @@ def summary(report: ImportReport) -> str:
     if report.annotations:
         restored = Counted().annotations_restored(report.annotations)
         text = fill(translate("Transfers", "%1, %2"), text, restored)
-    return "\n".join([text, *report.notes])
+    return "\n".join([text, *map(say.told, report.notes)])
 
 
 def dropped_files(mime: Any) -> list[Path]:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QInputDialog, QMainWindow
 
+from reader.core import say
 from reader.ui import plain
 from reader.ui.action_set import Actions
 from reader.ui.i18n import fill
@@ -234,7 +235,7 @@ def save_search(window: MainWindow) -> None:
         try:
             window.controller.library.save_search(name, query)
         except (ValueError, OSError) as exc:
-            window.warn(fill(translate("Actions", "Smart list not saved: %1"), str(exc)))
+            window.warn(fill(translate("Actions", "Smart list not saved: %1"), say.told(exc)))
 
 
 def delete_search(window: MainWindow) -> None:
@@ -275,6 +276,6 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
         decisions = parse_decisions(text)
         window.controller.library.prefs.set_triage_decisions([d.to_dict() for d in decisions])
     except (ValueError, OSError) as exc:
-        window.warn(fill(translate("Actions", "Triage keys not changed: %1"), str(exc)))
+        window.warn(fill(translate("Actions", "Triage keys not changed: %1"), say.told(exc)))
         return
     triage.set_decisions(decisions)

@@ -28,7 +28,10 @@ SOURCES = [
     *sorted((ROOT / "reader").glob("cli*.py")),
     ROOT / "reader" / "platform_check.py",
     ROOT / "reader" / "opening.py",
-    ROOT / "reader" / "core" / "query.py",
+    ROOT / "reader" / "importing.py",
+    # the core's: query errors, and what is kept to be said later (say.Said, SaidError:
+    # an import's skipped records, the errors of edits refused)
+    *sorted((ROOT / "reader" / "core").glob("*.py")),
     *sorted((ROOT / "reader" / "store").glob("*.py")),
     *sorted((ROOT / "reader" / "formats").glob("*.py")),
     *sorted((ROOT / "reader" / "render").glob("*.py")),
@@ -101,10 +104,16 @@ def _called(node: ast.Call) -> str | None:
     return None
 
 
+#: the messages kept to be said later (reader.core.say): Said("...", **fields),
+#: Said("...", "...", count=n, ...) and SaidError(...) alike
+SAID = ("Said", "SaidError")
+
+
 def extract(path: Path) -> set[tuple[str, str | None]]:
     """The (msgid, msgid_plural) of every _("...") and ngettext("...", "...", n) (or
-    say._(...), say.ngettext(...)) in the Python file `path`; a call with something
-    else than a literal where one is needed is an error (it could not be extracted)."""
+    say._(...), say.ngettext(...)), and of every Said("...") or Said("...", "...") and
+    SaidError(...) alike, in the Python file `path`; a call with something else than a
+    literal where one is needed is an error (it could not be extracted)."""
     found: set[tuple[str, str | None]] = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
         if not isinstance(node, ast.Call):
@@ -120,6 +129,11 @@ def extract(path: Path) -> set[tuple[str, str | None]]:
             if len(node.args) != 3 or pair[0] is None or pair[1] is None:
                 raise ValueError(f"{path}:{node.lineno}: ngettext() without two literals")
             found.add((pair[0], pair[1]))
+        elif name in SAID and not (isinstance(node.func, ast.Name) and path.name == "say.py"):
+            said = [_literal(a) for a in node.args]
+            if not 1 <= len(said) <= 2 or None in said:
+                raise ValueError(f"{path}:{node.lineno}: {name}() of something else than literals")
+            found.add((said[0], said[1] if len(said) == 2 else None))  # type: ignore[arg-type]
     return found
 
 

@@ -131,7 +131,7 @@ def test_encodings_are_detected_and_reported(tmp_path: Path, data: bytes, encodi
     result = read_papers(write(tmp_path, "list.txt", data), "text")
     assert result.encoding == encoding
     assert "naïve Bayes for café" in result.records[0].abstract
-    guessed = [w for w in result.warnings if "not UTF-8" in w.reason]
+    guessed = [w for w in result.warnings if "not UTF-8" in str(w.reason)]
     assert bool(guessed) == (encoding in ("cp1252", "latin-1"))
 
 
@@ -146,7 +146,7 @@ def test_utf8_cut_inside_last_character(tmp_path: Path) -> None:
     result = read_papers(write(tmp_path, "cut.txt", data))
     assert result.encoding == "utf-8"
     assert result.records[0].abstract.endswith("\ufffd")
-    assert [w.reason for w in result.warnings] == ["file ends mid-character"]
+    assert [str(w.reason) for w in result.warnings] == ["file ends mid-character"]
 
 
 def test_mostly_utf8_with_a_stray_byte_stays_utf8(tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_mostly_utf8_with_a_stray_byte_stays_utf8(tmp_path: Path) -> None:
     assert result.encoding == "utf-8"
     assert "naïve Bayes for café" in result.records[0].abstract
     assert "12\ufffd gain" in result.records[0].abstract
-    assert result.warnings[0].reason.startswith("1 invalid UTF-8 byte sequence(s) replaced")
+    assert str(result.warnings[0].reason).startswith("1 invalid UTF-8 byte sequence(s) replaced")
 
 
 # --- export dispatch ------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def test_sample_golden() -> None:
 def test_excel_windows_1252_semicolons() -> None:
     result = read_papers(DATA / "icml2025_excel_cp1252.csv")
     assert result.encoding == "cp1252"
-    assert result.warnings[0].reason.startswith("not UTF-8: read as Windows-1252")
+    assert str(result.warnings[0].reason).startswith("not UTF-8: read as Windows-1252")
     gidd, stochastic, overestimation, mahalanobis = result.records
     assert gidd.authors[0] == "Dimitri von Rütte" and gidd.authors[4] == "Bernhard Schölkopf"
     assert stochastic.authors[-1] == "Pietro Lió"
@@ -71,7 +71,7 @@ def test_excel_separator_hint(tmp_path: Path) -> None:
         ("A", ("X", "Y")),
         ('B;C;"D"', ("Z",)),
     ]
-    assert [s.place for s in result.skipped] == ["list.csv:line 5"]
+    assert [str(s.place) for s in result.skipped] == ["list.csv:line 5"]
 
 
 def test_no_title_column(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_unterminated_quote(tmp_path: Path) -> None:
     text = 'title,year\nGood one,2020\n"Never closed,2021\nNext,2022\nLast,2023\n'
     result = read_papers(write(tmp_path, text))
     assert [p.title for p in result.records] == ["Good one"]
-    assert [(s.place, s.reason) for s in result.skipped] == [
+    assert [(str(s.place), str(s.reason)) for s in result.skipped] == [
         ("list.csv:line 3", "rest of file ignored: a quote opened here is never closed")
     ]
     only = write(tmp_path, 'title,year\n"Never closed,2021\nNext,2022\n', "bad.csv")
@@ -105,7 +105,7 @@ def test_rows_without_title_and_short_rows(tmp_path: Path) -> None:
     text = "title,abstract,year\n,,2020\nOnly title\n,An abstract. More text.,\n"
     result = read_papers(write(tmp_path, text))
     assert [p.title for p in result.records] == ["Only title", "An abstract"]
-    assert [(s.place, s.reason) for s in result.skipped] == [
+    assert [(str(s.place), str(s.reason)) for s in result.skipped] == [
         ("list.csv:line 2", "no title and no abstract")
     ]
 

@@ -53,7 +53,7 @@ def test_missing_end_record(tmp_path: Path) -> None:
     )
     result = read_papers(write(tmp_path, text))
     assert [p.title for p in result.records] == ["Complete one"]
-    assert [(s.place, s.reason) for s in result.skipped] == [
+    assert [(str(s.place), str(s.reason)) for s in result.skipped] == [
         ("refs.ris:line 5", "record has no end line (ER) before the next TY"),
         ("refs.ris:line 7", "record has no end line (ER): file truncated?"),
     ]
@@ -82,7 +82,7 @@ def test_lenient_tags_and_records_without_title(tmp_path: Path) -> None:
     assert result.records[0].authors == ("John Smith",)
     assert result.records[0].year == 2021
     assert result.records[1].title_derived
-    assert [(s.place, s.reason) for s in result.skipped] == [
+    assert [(str(s.place), str(s.reason)) for s in result.skipped] == [
         ("refs.ris:line 6", "no title and no abstract")
     ]
 

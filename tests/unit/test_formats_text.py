@@ -30,8 +30,8 @@ def test_seed_text_golden() -> None:
     assert result.encoding == "utf-8"
     assert len(result.records) == 19
     assert result.skipped == []
-    assert [w.place for w in result.warnings] == ["icml2025_abstracts.txt:line 1"]
-    assert "ICML 2025 论文列表" in result.warnings[0].reason
+    assert [str(w.place) for w in result.warnings] == ["icml2025_abstracts.txt:line 1"]
+    assert "ICML 2025 论文列表" in str(result.warnings[0].reason)
 
     first = result.records[0]
     assert first.title_derived
@@ -73,7 +73,7 @@ def test_paragraphs_lines_and_short_ones(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     result = read_papers(path)
     assert [p.title for p in result.records] == ["We propose a method", "We propose a model"]
-    assert [(s.place, s.reason) for s in result.skipped] == [
+    assert [(str(s.place), str(s.reason)) for s in result.skipped] == [
         ("list.txt:line 7", "too short for an abstract: 'Page 2'")
     ]
 

@@ -39,7 +39,7 @@ def summary(plan: ImportPlan) -> tuple[list[str], list[str], int, list[str]]:
         [x.id for x in plan.added],
         [x.id for x in plan.updated],
         plan.unchanged,
-        [s.place for s in plan.skipped],
+        [str(s.place) for s in plan.skipped],
     )
 
 
@@ -126,7 +126,7 @@ def test_duplicates_within_the_batch() -> None:
     plan = plan_import({}, [p("x", "Same", doi="10.1/x"), p("y", "Same", venue="ICML")])
     assert [x.id for x in plan.added] == ["x"]
     assert plan.added[0].venue == "ICML"  # the repeat still fills what the first lacked
-    assert [(s.place, s.reason) for s in plan.skipped] == [
+    assert [(str(s.place), str(s.reason)) for s in plan.skipped] == [
         ("paper y", "same paper as x (by title) earlier in this import")
     ]
     assert plan.id_map == {"y": "x"}
