@@ -8,6 +8,12 @@ window (reader.ui.i18n.use) load the catalogue of a language other than English 
 hand it to use(); before that, and in English, messages are said as written. Messages
 are marked _("...") and ngettext("...", "...", n), with named {fields} filled after
 translation, and said when they are made (not at import time).
+
+What is said later, or is data as well as a message (why an import skipped a record,
+which its --json report writes in English in every language; a core error refusing an
+edit), is kept as a Said (or raised as a SaidError, a ValueError): str() is the English
+text, told() the text in the language in use when it is shown. Said("...", **fields) is
+marked for the catalogue like _("...").
 """
 
 from __future__ import annotations
