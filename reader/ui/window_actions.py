@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QInputDialog, QMainWindow
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox
 
 from reader.core import say
 from reader.ui import plain
@@ -16,6 +16,8 @@ from reader.ui.i18n import fill
 from reader.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from reader.ui.interest import Interest
     from reader.ui.triage import Triage
 
@@ -30,9 +32,14 @@ THEME_NAMES = {
 
 
 def add_window_actions(
-    window: MainWindow, actions: Actions, triage: Triage, interest: Interest | None
+    window: MainWindow,
+    actions: Actions,
+    triage: Triage,
+    interest: Interest | None,
+    folder: Path | None = None,
 ) -> None:
-    """Triage keys, themes, zoom, tag keys, smart lists, the palette and the cheat sheet."""
+    """Triage keys, themes, zoom, tag keys, smart lists, the palette, the cheat sheet
+    and the About box (which names the library `folder`)."""
     from reader.ui.tag_manager import install_tag_actions
     from reader.ui.theme import THEMES
 
@@ -172,6 +179,37 @@ def add_window_actions(
         lambda: show_cheatsheet(window, actions, triage),
         menu="&Help",
     )
+    actions.separator("&Help")
+    add(
+        "about",
+        QT_TRANSLATE_NOOP("Actions", "&About Paper Reader"),
+        [],
+        lambda: show_about(window, folder),
+        menu="&Help",
+    )
+
+
+def show_about(window: QMainWindow, folder: Path | None) -> QMessageBox:
+    """Help → About Paper Reader: what it is, its version, where the library is."""
+    from reader import __version__
+
+    lines = [
+        fill(translate("Actions", "Paper Reader %1"), __version__),
+        translate(
+            "Actions",
+            "Read, triage and annotate research paper lists: your reading status, tags, "
+            "notes and highlights kept in a library folder of your own.",
+        ),
+    ]
+    if folder is not None:
+        lines.append(fill(translate("Actions", "Library: %1"), str(folder)))
+    box = plain.message(
+        window, QMessageBox.Icon.Information, translate("Actions", "About Paper Reader"),
+        "\n\n".join(lines),
+    )  # fmt: skip
+    box.setModal(False)
+    box.show()
+    return box
 
 
 def show_palette(window: QMainWindow, actions: Actions) -> None:

@@ -201,6 +201,26 @@
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
+        <source>&amp;About Paper Reader</source>
+        <translation>关于 Paper Reader(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Paper Reader %1</source>
+        <translation>Paper Reader %1</translation>
+    </message>
+    <message>
+        <source>Read, triage and annotate research paper lists: your reading status, tags, notes and highlights kept in a library folder of your own.</source>
+        <translation>阅读、分拣和批注研究论文列表：你的阅读状态、标签、笔记和高亮都保存在你自己的文库文件夹中。</translation>
+    </message>
+    <message>
+        <source>Library: %1</source>
+        <translation>文库：%1</translation>
+    </message>
+    <message>
+        <source>About Paper Reader</source>
+        <translation>关于 Paper Reader</translation>
+    </message>
+    <message>
         <source>in triage mode</source>
         <translation>分拣模式中</translation>
     </message>

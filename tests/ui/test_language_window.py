@@ -205,3 +205,25 @@ def test_highlights_stay_on_their_words_when_the_language_changes(qtbot, make_ap
     assert drawn() == [QUOTE]
     _switched(qtbot, app, "en")
     assert drawn() == [QUOTE]
+
+
+def test_help_about_says_what_it_is_in_the_language(qtbot, make_app, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from reader import __version__
+
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    help_menu = app.window.menus["&Help"]
+    about = next(a for a in help_menu.actions() if a.text() == "关于 Paper Reader(&A)")
+    about.trigger()
+    (box,) = [b for b in app.window.findChildren(QMessageBox) if b.isVisible()]
+    assert box.windowTitle() == "关于 Paper Reader"
+    assert f"Paper Reader {__version__}" in box.text() and "阅读、分拣和批注" in box.text()
+    assert "文库：" in box.text() and str(tmp_path) in box.text()
+    box.close()
+    _switched(qtbot, app, "en")
+    about.trigger()
+    (box,) = [b for b in app.window.findChildren(QMessageBox) if b.isVisible()]
+    assert box.windowTitle() == "About Paper Reader" and "Library: " in box.text()
+    assert about.text() == "&About Paper Reader"

@@ -112,3 +112,28 @@ def test_two_line_titles_show_more_of_a_long_title_and_are_remembered(qtbot, mak
     w.close()
     again = make_app()
     assert again.window.sidebar.view.title_lines() == 2
+
+
+def test_switching_views_keeps_the_paper_shown_and_the_selection_for_the_keys(qtbot, app):
+    w, lib = app.window, app.controller.library
+    app.finish_setup()
+    sidebar, view = w.sidebar, w.sidebar.view
+    rect = view.visualRect(sidebar.model.index(3))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    shown = w.pane.paper_id
+    assert shown == sidebar.model.id_at(3)
+    for _ in range(2):  # to the table, then back to the list
+        qtbot.keyClick(
+            view,
+            Qt.Key.Key_T,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier,
+        )
+        assert sidebar.current_id() == shown == w.pane.paper_id
+        assert sidebar.selected_ids() == [shown]
+    qtbot.keyClick(view, Qt.Key.Key_3)
+    assert lib.status(shown) == Status.READ
+    qtbot.keyClick(view, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    two = sidebar.selected_ids()
+    assert len(two) == 2
+    app.actions.table_view.trigger()
+    assert sidebar.selected_ids() == two and "2 selected" in sidebar.count_label.text()
