@@ -79,27 +79,30 @@ class Said:
     def __init__(self, message: str, plural: str | None = None, /, **fields: object) -> None:
         self.message = message
         self.plural = plural
-        self.fields = fields
+        # (pairs, not the dict: an import may keep a Said for each of a million records)
+        self.fields = tuple(fields.items())
 
     def __str__(self) -> str:
+        fields = dict(self.fields)
         template = self.message
-        if self.plural is not None and self.fields.get("count") != 1:
+        if self.plural is not None and fields.get("count") != 1:
             template = self.plural
         return template.format(
-            **{k: str(v) if isinstance(v, Said) else v for k, v in self.fields.items()}
+            **{k: str(v) if isinstance(v, Said) else v for k, v in fields.items()}
         )
 
     def told(self) -> str:
         """The text in the language in use."""
+        fields = dict(self.fields)
         if self.plural is None:
             template = _current.gettext(self.message)
         else:
-            count = self.fields.get("count")
+            count = fields.get("count")
             template = _current.ngettext(
                 self.message, self.plural, count if isinstance(count, int) else 0
             )
         return template.format(
-            **{k: told(v) if isinstance(v, Said) else v for k, v in self.fields.items()}
+            **{k: told(v) if isinstance(v, Said) else v for k, v in fields.items()}
         )
 
     def __repr__(self) -> str:
@@ -124,7 +127,7 @@ class SaidError(ValueError):
 
     def __init__(self, message: str, plural: str | None = None, /, **fields: object) -> None:
         self.said = Said(message, plural, **fields)
-        super().__init__(str(self.said))
+        super().__init__(self.said)  # (str() of the error: the Said's, made when asked)
 
     def told(self) -> str:
         return self.said.told()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -146,8 +147,14 @@ def read(text: str, name: str) -> ReadResult:
 def _skipped(number: int, why: type | str | say.Said) -> Skipped:
     """The Skipped of item `number`: `why` is the type of a non-object or the error."""
     if isinstance(why, type):
-        why = say.Said("not an object but {type}", type=why.__name__)
+        why = _not_an_object(why.__name__)
     return Skipped(say.Said("item {number}", number=number), why)
+
+
+@functools.cache
+def _not_an_object(kind: str) -> say.Said:
+    """The reason of an item that is a `kind`, not an object (one for the many alike)."""
+    return say.Said("not an object but {type}", type=kind)
 
 
 def _items(data: Any, name: str) -> list[Any]:
