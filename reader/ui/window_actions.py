@@ -9,7 +9,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox
 
-from reader.ui import plain
+from reader.ui import names, plain
 from reader.ui.action_set import Actions
 from reader.ui.i18n import fill
 from reader.ui.main_window import MainWindow
@@ -296,7 +296,10 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
     """Go → Triage Keys…: one decision a line."""
     from reader.ui.triage import parse_decisions
 
-    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
+    # (the default decisions' labels as the bar says them, in the window's language)
+    current = "\n".join(
+        f"{d.key} {d.kind} {d.value} {names.decision_label(d.label)}" for d in triage.decisions
+    )
     text, ok = QInputDialog.getMultiLineText(
         window,
         translate("Actions", "Triage keys"),

@@ -227,3 +227,29 @@ def test_help_about_says_what_it_is_in_the_language(qtbot, make_app, tmp_path):
     (box,) = [b for b in app.window.findChildren(QMessageBox) if b.isVisible()]
     assert box.windowTitle() == "About Paper Reader" and "Library: " in box.text()
     assert about.text() == "&About Paper Reader"
+
+
+def test_triage_keys_and_the_shortcut_sheet_fit_in_chinese(qtbot, make_app, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    from reader.ui.palette import CheatSheet
+
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    shown = []
+    monkeypatch.setattr(
+        QInputDialog, "getMultiLineText", lambda *a, **k: (shown.append(a[3]), ("", False))[1]
+    )
+    app.actions.triage_setup.trigger()
+    assert "i tag interesting 感兴趣" in shown[0] and "Interesting" not in shown[0]
+    app.actions.cheatsheet.trigger()
+    (sheet,) = [d for d in app.window.findChildren(CheatSheet) if d.isVisible()]
+    tree = sheet.tree
+    metrics = tree.fontMetrics()
+    for g in range(tree.topLevelItemCount()):
+        group = tree.topLevelItem(g)
+        for r in range(group.childCount()):
+            item = group.child(r)
+            needed = metrics.horizontalAdvance(item.text(0)) + tree.indentation()
+            assert tree.columnWidth(0) >= needed, item.text(0)  # no command under the keys
+    sheet.close()
