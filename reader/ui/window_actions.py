@@ -77,7 +77,7 @@ def add_window_actions(
     table.setChecked(window.sidebar.model.table)
     lines = add(
         "two_line_titles",
-        QT_TRANSLATE_NOOP("Actions", "Two-Line &Titles"),
+        QT_TRANSLATE_NOOP("Actions", "T&wo-Line Titles"),
         [],
         lambda: window.sidebar.view.set_title_lines(
             2 if actions.by_name["two_line_titles"].isChecked() else 1
@@ -118,7 +118,7 @@ def add_window_actions(
     )
     add(
         "delete_search",
-        QT_TRANSLATE_NOOP("Actions", "&Delete Smart List…"),
+        QT_TRANSLATE_NOOP("Actions", "Delete Smart &List…"),
         [],
         lambda: delete_search(window),
         menu="&Go",
@@ -150,7 +150,7 @@ def add_window_actions(
 
         add(
             "more_like",
-            QT_TRANSLATE_NOOP("Actions", "&More Like This"),
+            QT_TRANSLATE_NOOP("Actions", "More &Like This"),
             ["Shift+M"],  # (plain letters may be triage keys the user chose)
             more_like,
             menu="&Paper",

@@ -3,6 +3,7 @@ switching at once and remembered, numbers in the language's form."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu
 
@@ -253,3 +254,26 @@ def test_triage_keys_and_the_shortcut_sheet_fit_in_chinese(qtbot, make_app, monk
             needed = metrics.horizontalAdvance(item.text(0)) + tree.indentation()
             assert tree.columnWidth(0) >= needed, item.text(0)  # no command under the keys
     sheet.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_no_two_items_of_a_menu_share_a_mnemonic(qtbot, make_app, lang):
+    import re
+
+    app = make_app(lang=lang)
+    app.finish_setup()
+    shared = []
+
+    def walk(menu: QMenu) -> None:
+        keys: dict[str, list[str]] = {}
+        for action in menu.actions():
+            found = re.search(r"&([^&])", action.text().replace("&&", ""))
+            if found:
+                keys.setdefault(found.group(1).casefold(), []).append(action.text())
+            if action.menu() is not None:
+                walk(action.menu())
+        shared.extend(texts for texts in keys.values() if len(texts) > 1)
+
+    for menu in app.window.menus.values():
+        walk(menu)
+    assert shared == []
