@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox
 
 from reader.core import say
-from reader.ui import plain
+from reader.ui import names, plain
 from reader.ui.action_set import Actions
 from reader.ui.i18n import fill
 from reader.ui.main_window import MainWindow
@@ -78,7 +78,7 @@ def add_window_actions(
     table.setChecked(window.sidebar.model.table)
     lines = add(
         "two_line_titles",
-        QT_TRANSLATE_NOOP("Actions", "Two-Line &Titles"),
+        QT_TRANSLATE_NOOP("Actions", "T&wo-Line Titles"),
         [],
         lambda: window.sidebar.view.set_title_lines(
             2 if actions.by_name["two_line_titles"].isChecked() else 1
@@ -119,7 +119,7 @@ def add_window_actions(
     )
     add(
         "delete_search",
-        QT_TRANSLATE_NOOP("Actions", "&Delete Smart List…"),
+        QT_TRANSLATE_NOOP("Actions", "Delete Smart &List…"),
         [],
         lambda: delete_search(window),
         menu="&Go",
@@ -151,7 +151,7 @@ def add_window_actions(
 
         add(
             "more_like",
-            QT_TRANSLATE_NOOP("Actions", "&More Like This"),
+            QT_TRANSLATE_NOOP("Actions", "More &Like This"),
             ["Shift+M"],  # (plain letters may be triage keys the user chose)
             more_like,
             menu="&Paper",
@@ -297,7 +297,10 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
     """Go → Triage Keys…: one decision a line."""
     from reader.ui.triage import parse_decisions
 
-    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
+    # (the default decisions' labels as the bar says them, in the window's language)
+    current = "\n".join(
+        f"{d.key} {d.kind} {d.value} {names.decision_label(d.label)}" for d in triage.decisions
+    )
     text, ok = QInputDialog.getMultiLineText(
         window,
         translate("Actions", "Triage keys"),
