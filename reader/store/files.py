@@ -797,8 +797,14 @@ class LibraryFolder:
         self.catalogue.add(self.folder, name, dataclasses.replace(written, name=name))
 
     def trash(self) -> list[Paper]:
-        """The papers in the trash (deleted, not purged)."""
+        """The papers in the trash (deleted, not purged), as the catalogue files say
+        now: another program may have emptied it, or put papers back."""
+        self.catalogue.sync(self.folder, [])
         return self.catalogue.papers(TRASH, abstracts=True)
+
+    def paper_order(self) -> list[str]:
+        """The ids of the papers (not deleted) in the order load_papers() lists them."""
+        return self.catalogue.ids()
 
     # -- small tables of user data (tag colours, saved searches, preferences) --
 
