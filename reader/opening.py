@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from reader import paths
 from reader.core import collector, say
-from reader.core.library import Library
+from reader.core.library import Library, now_iso
 from reader.core.models import Paper
 from reader.store.files import ANNOTATIONS_FILE, LibraryFolder, not_a_folder
 from reader.store.legacy import migrate_legacy
@@ -110,7 +110,8 @@ def _open(folder: Path, seed: bool) -> OpenedLibrary:
         )
         messages.append(read_only_told.format(reason=read_only))
     elif seed and store.is_empty():
-        papers = sample_papers()
+        added = now_iso()  # (the table's Added column, the sort by date added)
+        papers = [dataclasses.replace(p, added=p.added or added) for p in sample_papers()]
         store.add_papers(papers)
         seeded = len(papers)
         notices.append(seeded_notice(folder, seeded))

@@ -20,7 +20,7 @@ The window's triage, in predicted-interest order:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from reader.core.library import Library
@@ -201,16 +201,18 @@ def interest_progress(
     triaged = _triaged_of_all(lib, ids, decisions)
     if triaged is not None:  # the whole library: from the decisions, not every id
         papers = lib.papers_by_id()
-        shown = [v for pid, v in labels.items() if pid in papers]
-        decided = len(triaged)
+        decided: Collection[str] = triaged
         left = model.expected_interesting_except(triaged) if model is not None else math.nan
         view: Sequence[str] = [pid for pid in labels if pid in papers]
     else:
-        shown = [labels[pid] for pid in ids if pid in labels]
         todo = undecided(lib, ids, decisions)
-        decided = len(ids) - len(todo)
         left = model.expected_interesting(todo) if model is not None else math.nan
+        waiting = set(todo)
+        decided = [pid for pid in ids if pid not in waiting]
         view = ids
+    # the interesting ones among those decided (a paper tagged or read elsewhere teaches
+    # the model too, but was not decided here: "6 decided, 7 interesting" read wrong)
+    interesting = sum(1 for pid in decided if labels.get(pid))
     return InterestProgress(
-        decided, sum(shown), left, skipped_since_interesting(lib, view, decisions)
+        len(decided), interesting, left, skipped_since_interesting(lib, view, decisions)
     )

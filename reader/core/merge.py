@@ -18,8 +18,10 @@ FILLABLE = (
     "pdf", "keywords", "primary_area",
 )  # fmt: skip
 
-#: The ways an incoming paper can match a library paper, strongest first (after the id).
-MATCH_ORDER = ("doi", "arxiv", "title", "abstract")
+#: The ways an incoming paper can match a library paper, strongest first (after the id):
+#: the last, a title with math matched on its words outside the math and its first
+#: author (one source's `$\sqrtT$` is another's `$\sqrt{T}$`)
+MATCH_ORDER = ("doi", "arxiv", "title", "abstract", "math-title")
 
 _PAPER_FIELDS = tuple(f.name for f in dataclasses.fields(Paper))
 
@@ -88,12 +90,6 @@ def abstract_key(abstract: str) -> int:
     return hash(key) or 1 if key else 0
 
 
-_KEY_OF: dict[str, Callable[[Paper], object]] = {
-    "doi": lambda p: p.doi.strip().lower(),
-    "arxiv": lambda p: p.arxiv.strip().lower(),
-    "title": lambda p: b"" if p.title_derived else match_key(p.title),
-    "abstract": lambda p: abstract_key(p.abstract) if p.abstract not in ("", NOT_LOADED) else 0,
-}
 #: a title's math, `$...$` (a source may have mangled it: `$\sqrtT$` beside `$\sqrt{T}$`)
 _MATH = re.compile(r"\$[^$]*\$")
 #: words outside the math that make a title worth pairing on them alone (in match_key bytes)
@@ -101,8 +97,8 @@ _LOOSE_MIN_KEY = 16
 
 
 def _loose_key(paper: Paper) -> tuple[bytes, bytes] | None:
-    """For the duplicates view only (an import never matches on it): a title with math
-    as its words outside the math and its first author's last name."""
+    """A title with math as its words outside the math and its first author's last
+    name (None for a title without math, or with too few words outside it)."""
     if "$" not in paper.title or not paper.authors or paper.title_derived:
         return None
     words = match_key(_MATH.sub(" ", paper.title))
@@ -110,6 +106,13 @@ def _loose_key(paper: Paper) -> tuple[bytes, bytes] | None:
     return (words, surname) if len(words) >= _LOOSE_MIN_KEY and surname else None
 
 
+_KEY_OF: dict[str, Callable[[Paper], object]] = {
+    "doi": lambda p: p.doi.strip().lower(),
+    "arxiv": lambda p: p.arxiv.strip().lower(),
+    "title": lambda p: b"" if p.title_derived else match_key(p.title),
+    "abstract": lambda p: abstract_key(p.abstract) if p.abstract not in ("", NOT_LOADED) else 0,
+    "math-title": _loose_key,
+}
 # Which library papers each table holds. Two papers with real titles that differ are two
 # papers, so a real-titled paper is matched by abstract only against derived-title ones
 # (which also keeps the costly abstract table out of most imports).
@@ -119,6 +122,7 @@ _TABLES: dict[str, tuple[str, Callable[[Paper], bool]]] = {
     "title": ("title", lambda p: True),
     "abstract": ("abstract", lambda p: True),
     "abstract-derived": ("abstract", lambda p: p.title_derived),
+    "math-title": ("math-title", lambda p: "$" in p.title),
 }
 
 
@@ -201,7 +205,7 @@ class _Index:
                 kind = name
             if kind in keys:
                 key = keys[kind]
-            elif getattr(paper, kind):  # an empty field has an empty key: spare computing it
+            elif getattr(paper, kind, True):  # an empty field has an empty key: spare computing it
                 key = _KEY_OF[kind](paper)
             else:
                 continue
@@ -252,7 +256,8 @@ def plan_import(
     papers by their abstracts.
 
     Matching, in order: same id, same DOI, same arXiv id, same normalised (real) title,
-    same normalised abstract; DOIs or arXiv ids that differ veto a title/abstract match.
+    same normalised abstract, a title with math the same outside its math and the same
+    first author; DOIs or arXiv ids that differ veto a title/abstract match.
     A non-empty field is never replaced, except that a title derived from the abstract
     gives way to a real title. Papers met twice in the batch are reported in `skipped`.
     """
@@ -323,12 +328,11 @@ def duplicate_groups(
     would take for one paper, with the very matching plan_import uses (match_key's
     folding: `AUC{\\textmu}`, "AUCµ" and "AUCμ" are one title). Two papers are one when
     they share a DOI, an arXiv id or a real title, or an abstract where one title was
-    derived from it (abstracts NOT_LOADED fetched by `abstracts`, if any title is);
-    DOIs or arXiv ids that differ veto a match. Beyond what an import matches, titles
-    with math are paired on their words outside it and their first author (one
-    source's `$\\sqrtT$` is another's `$\\sqrt{T}$`): the user decides. Each group has
-    two ids or more, in the order of `papers`; the groups are in the order of their
-    first paper.
+    derived from it (abstracts NOT_LOADED fetched by `abstracts`, if any title is), or
+    a title with math the same outside its math and the same first author (one
+    source's `$\\sqrtT$` is another's `$\\sqrt{T}$`); DOIs or arXiv ids that differ
+    veto a match. Each group has two ids or more, in the order of `papers`; the
+    groups are in the order of their first paper.
     """
     order: dict[str, int] = {}
     by_id: dict[str, Paper] = {}
@@ -358,7 +362,7 @@ def duplicate_groups(
         parent[second] = first
         ids[first] = (doi_a or doi_b, arxiv_a or arxiv_b)
 
-    for key_of in (*(_KEY_OF[kind] for kind in ("doi", "arxiv", "title")), _loose_key):
+    for key_of in (_KEY_OF[kind] for kind in ("doi", "arxiv", "title", "math-title")):
         first_of: dict[object, str] = {}
         for pid, paper in by_id.items():
             key = key_of(paper)

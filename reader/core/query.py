@@ -237,6 +237,8 @@ class _Parser:
                 tokens.append(("word", pneg, phrase))
             elif word == "OR":
                 tokens.append(("OR",))
+            elif word == "AND" and not wneg:
+                pass  # what words side by side mean already (as databases spell it)
             elif word is not None:
                 tokens.append(("word", wneg, word))
         return tokens
@@ -296,7 +298,7 @@ class _Parser:
 
 
 def _plain_words(text: str) -> tuple[Node | None, tuple[str, ...]]:
-    words = [w for w in re.split(r"[\s()\"]+", text) if w and w != "OR"]
+    words = [w for w in re.split(r"[\s()\"]+", text) if w and w not in ("OR", "AND")]
     keys = [k for k in (text_key(w) for w in words) if k]
     if not keys:
         return None, ()

@@ -293,7 +293,7 @@ def _features(app: App) -> Iterator[None]:
     window.add_above_reader(bar)
     decisions = stored_decisions(controller.library)
     triage = app._triage = Triage(controller, bar, decisions, app.interest)
-    add_window_actions(window, actions, triage, app.interest)
+    add_window_actions(window, actions, triage, app.interest, app.opened.folder.folder)
     yield
     build_menus(window, actions)
     add_language_menu(

@@ -96,6 +96,9 @@ class FacetPanel(QTreeView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setUniformRowHeights(True)
+        # a long venue or tag gives up its middle, not its count (at 900 px: "Proceedings
+        # of the 36th Internat…" hid how many papers it has)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self._model = QStandardItemModel(self)
         self.setModel(self._model)
         self._smart: dict[str, str] = {}
@@ -348,11 +351,12 @@ class FacetPanel(QTreeView):
 
     @staticmethod
     def _item(group: str, value: str, label: str, count: int | None) -> QStandardItem:
-        item = QStandardItem(label if count is None else f"{label}  ({i18n.number(count)})")
+        text = label if count is None else f"{label}  ({i18n.number(count)})"
+        item = QStandardItem(text)
         item.setData(_encode((group, value)), KeyRole)
         if group in GROUPS:
             heading = QCoreApplication.translate("FacetPanel", GROUPS[group])
-            tip = i18n.fill(QCoreApplication.translate("FacetPanel", "%1: %2"), heading, value)
+            tip = i18n.fill(QCoreApplication.translate("FacetPanel", "%1: %2"), heading, text)
             item.setToolTip(plain.tooltip(tip))
         return item
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QDialog,
+    QHeaderView,
     QLineEdit,
     QListView,
     QStyle,
@@ -231,8 +232,12 @@ class CheatSheet(QDialog):
                     heading, [action_label(action), shortcut_text(action), where(action)]
                 )
             heading.setExpanded(True)
-        for column in range(3):
-            self.tree.resizeColumnToContents(column)
+        # sized to what they hold whenever shown (at the first show its fonts are final:
+        # sized here, a Chinese command ran into the keys' column)
+        header = self.tree.header()
+        for column in (0, 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         flat_scroll_bars(self.tree)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)

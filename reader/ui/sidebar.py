@@ -238,8 +238,13 @@ class Sidebar(QWidget):
     # -- the table --------------------------------------------------------------
 
     def set_table(self, on: bool) -> None:
-        """Show the papers as a table (columns to sort by and choose) or as the list."""
-        self.view.set_table(on)
+        """Show the papers as a table (columns to sort by and choose) or as the list,
+        the paper shown (and the selection) the same in both: what keys act on."""
+        current, selected = self.current_id(), self.selected_ids()
+        self.view.set_table(on)  # (the model is reset: its selection goes)
+        if current:
+            self.select_paper(current)
+            self._select_also([pid for pid in selected if pid != current])
         header = self.view.horizontalHeader()
         if on and not self._table_wired:
             self._table_wired = True
@@ -642,6 +647,23 @@ class Sidebar(QWidget):
         row = self.view.currentIndex().row()
         row = 0 if row < 0 else max(0, min(count - 1, row + step))
         self._select_row(row)
+
+    def _select_also(self, ids: list[str]) -> None:
+        """Add the rows of `ids` to the selection, in ranges (Ctrl+A's 100k rows are one)."""
+        from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+        rows = sorted(r for r in map(self.model.row_of, ids) if r >= 0)
+        selection = QItemSelection()
+        start = end = -2
+        for row in [*rows, -2]:
+            if row == end + 1:
+                end = row
+                continue
+            if start >= 0:
+                selection.select(self.model.index(start), self.model.index(end))
+            start = end = row
+        flags = QItemSelectionModel.SelectionFlag
+        self.view.selectionModel().select(selection, flags.Select | flags.Rows)
 
     def _select_row(self, row: int) -> None:
         """Row `row` the one current and selected. (The view's setCurrentIndex reads

@@ -243,7 +243,7 @@ def install_tag_actions(
         )
     add(
         "manage_tags",
-        QT_TRANSLATE_NOOP("Actions", "&Manage Tags…"),
+        QT_TRANSLATE_NOOP("Actions", "Mana&ge Tags…"),
         ["Ctrl+Shift+G"],
         lambda: TagManager(controller, window).show(),
         menu="&Paper",

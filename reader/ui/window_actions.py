@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QInputDialog, QMainWindow
+from PySide6.QtWidgets import QInputDialog, QMainWindow, QMessageBox
 
-from reader.ui import plain
+from reader.ui import names, plain
 from reader.ui.action_set import Actions
 from reader.ui.i18n import fill
 from reader.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from reader.ui.interest import Interest
     from reader.ui.triage import Triage
 
@@ -29,9 +31,14 @@ THEME_NAMES = {
 
 
 def add_window_actions(
-    window: MainWindow, actions: Actions, triage: Triage, interest: Interest | None
+    window: MainWindow,
+    actions: Actions,
+    triage: Triage,
+    interest: Interest | None,
+    folder: Path | None = None,
 ) -> None:
-    """Triage keys, themes, zoom, tag keys, smart lists, the palette and the cheat sheet."""
+    """Triage keys, themes, zoom, tag keys, smart lists, the palette, the cheat sheet
+    and the About box (which names the library `folder`)."""
     from reader.ui.tag_manager import install_tag_actions
     from reader.ui.theme import THEMES
 
@@ -70,7 +77,7 @@ def add_window_actions(
     table.setChecked(window.sidebar.model.table)
     lines = add(
         "two_line_titles",
-        QT_TRANSLATE_NOOP("Actions", "Two-Line &Titles"),
+        QT_TRANSLATE_NOOP("Actions", "T&wo-Line Titles"),
         [],
         lambda: window.sidebar.view.set_title_lines(
             2 if actions.by_name["two_line_titles"].isChecked() else 1
@@ -111,7 +118,7 @@ def add_window_actions(
     )
     add(
         "delete_search",
-        QT_TRANSLATE_NOOP("Actions", "&Delete Smart List…"),
+        QT_TRANSLATE_NOOP("Actions", "Delete Smart &List…"),
         [],
         lambda: delete_search(window),
         menu="&Go",
@@ -143,7 +150,7 @@ def add_window_actions(
 
         add(
             "more_like",
-            QT_TRANSLATE_NOOP("Actions", "&More Like This"),
+            QT_TRANSLATE_NOOP("Actions", "More &Like This"),
             ["Shift+M"],  # (plain letters may be triage keys the user chose)
             more_like,
             menu="&Paper",
@@ -171,6 +178,37 @@ def add_window_actions(
         lambda: show_cheatsheet(window, actions, triage),
         menu="&Help",
     )
+    actions.separator("&Help")
+    add(
+        "about",
+        QT_TRANSLATE_NOOP("Actions", "&About Paper Reader"),
+        [],
+        lambda: show_about(window, folder),
+        menu="&Help",
+    )
+
+
+def show_about(window: QMainWindow, folder: Path | None) -> QMessageBox:
+    """Help → About Paper Reader: what it is, its version, where the library is."""
+    from reader import __version__
+
+    lines = [
+        fill(translate("Actions", "Paper Reader %1"), __version__),
+        translate(
+            "Actions",
+            "Read, triage and annotate research paper lists: your reading status, tags, "
+            "notes and highlights kept in a library folder of your own.",
+        ),
+    ]
+    if folder is not None:
+        lines.append(fill(translate("Actions", "Library: %1"), str(folder)))
+    box = plain.message(
+        window, QMessageBox.Icon.Information, translate("Actions", "About Paper Reader"),
+        "\n\n".join(lines),
+    )  # fmt: skip
+    box.setModal(False)
+    box.show()
+    return box
 
 
 def show_palette(window: QMainWindow, actions: Actions) -> None:
@@ -258,7 +296,10 @@ def configure_triage(window: MainWindow, triage: Triage) -> None:
     """Go → Triage Keys…: one decision a line."""
     from reader.ui.triage import parse_decisions
 
-    current = "\n".join(f"{d.key} {d.kind} {d.value} {d.label}" for d in triage.decisions)
+    # (the default decisions' labels as the bar says them, in the window's language)
+    current = "\n".join(
+        f"{d.key} {d.kind} {d.value} {names.decision_label(d.label)}" for d in triage.decisions
+    )
     text, ok = QInputDialog.getMultiLineText(
         window,
         translate("Actions", "Triage keys"),

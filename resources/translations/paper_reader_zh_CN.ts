@@ -149,8 +149,8 @@
         <translation>以表格显示论文：标题、第一作者、会议/期刊、年份、阅读状态、标签</translation>
     </message>
     <message>
-        <source>Two-Line &amp;Titles</source>
-        <translation>两行标题(&amp;T)</translation>
+        <source>T&amp;wo-Line Titles</source>
+        <translation>两行标题(&amp;W)</translation>
     </message>
     <message>
         <source>Zoom &amp;In</source>
@@ -169,8 +169,8 @@
         <translation>将搜索保存为智能列表(&amp;S)…</translation>
     </message>
     <message>
-        <source>&amp;Delete Smart List…</source>
-        <translation>删除智能列表(&amp;D)…</translation>
+        <source>Delete Smart &amp;List…</source>
+        <translation>删除智能列表(&amp;L)…</translation>
     </message>
     <message>
         <source>Triage &amp;Keys…</source>
@@ -185,8 +185,8 @@
         <translation>正在查找与这些相似的论文…</translation>
     </message>
     <message>
-        <source>&amp;More Like This</source>
-        <translation>相似论文(&amp;M)</translation>
+        <source>More &amp;Like This</source>
+        <translation>相似论文(&amp;L)</translation>
     </message>
     <message>
         <source>The list sorted by likeness to the paper shown (or the papers selected), learnt on this computer: each paper&apos;s score, and in the pane why</source>
@@ -199,6 +199,26 @@
     <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Paper Reader</source>
+        <translation>关于 Paper Reader(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Paper Reader %1</source>
+        <translation>Paper Reader %1</translation>
+    </message>
+    <message>
+        <source>Read, triage and annotate research paper lists: your reading status, tags, notes and highlights kept in a library folder of your own.</source>
+        <translation>阅读、分拣和批注研究论文列表：你的阅读状态、标签、笔记和高亮都保存在你自己的文库文件夹中。</translation>
+    </message>
+    <message>
+        <source>Library: %1</source>
+        <translation>文库：%1</translation>
+    </message>
+    <message>
+        <source>About Paper Reader</source>
+        <translation>关于 Paper Reader</translation>
     </message>
     <message>
         <source>in triage mode</source>
@@ -279,8 +299,8 @@
         <translation>切换彩色标签 %1</translation>
     </message>
     <message>
-        <source>&amp;Manage Tags…</source>
-        <translation>管理标签(&amp;M)…</translation>
+        <source>Mana&amp;ge Tags…</source>
+        <translation>管理标签(&amp;G)…</translation>
     </message>
 </context>
 <context>

@@ -53,3 +53,18 @@ def test_the_tags_group_says_none_here_when_only_other_papers_have_tags(qtbot, a
     lib.add_tags([next(pid for pid in lib.paper_ids() if pid not in listed)], ["rl"])
     sidebar.refresh_facets()
     assert _tag_rows(sidebar.facets) == [NO_TAGS_HERE]
+
+
+def test_a_long_facet_keeps_its_count_in_sight_and_in_its_tooltip(qtbot, app):
+    from PySide6.QtCore import Qt
+
+    w, lib = app.window, app.controller.library
+    long_tag = "a-tag-name-much-too-long-for-the-facet-pane-at-nine-hundred-pixels"
+    lib.add_tags(w.sidebar.model.ids()[:3], [long_tag])
+    w.sidebar.refresh_facets()
+    facets = w.sidebar.facets
+    item = facets._find(("tag", long_tag))
+    assert item.data().endswith("(3)")
+    assert "(3)" in item.data(Qt.ItemDataRole.ToolTipRole)  # all of it, count too
+    # cut in its middle when narrow: the end, the count, stays in sight
+    assert facets.textElideMode() == Qt.TextElideMode.ElideMiddle

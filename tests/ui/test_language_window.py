@@ -3,6 +3,7 @@ switching at once and remembered, numbers in the language's form."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu
 
@@ -205,3 +206,74 @@ def test_highlights_stay_on_their_words_when_the_language_changes(qtbot, make_ap
     assert drawn() == [QUOTE]
     _switched(qtbot, app, "en")
     assert drawn() == [QUOTE]
+
+
+def test_help_about_says_what_it_is_in_the_language(qtbot, make_app, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from reader import __version__
+
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    help_menu = app.window.menus["&Help"]
+    about = next(a for a in help_menu.actions() if a.text() == "关于 Paper Reader(&A)")
+    about.trigger()
+    (box,) = [b for b in app.window.findChildren(QMessageBox) if b.isVisible()]
+    assert box.windowTitle() == "关于 Paper Reader"
+    assert f"Paper Reader {__version__}" in box.text() and "阅读、分拣和批注" in box.text()
+    assert "文库：" in box.text() and str(tmp_path) in box.text()
+    box.close()
+    _switched(qtbot, app, "en")
+    about.trigger()
+    (box,) = [b for b in app.window.findChildren(QMessageBox) if b.isVisible()]
+    assert box.windowTitle() == "About Paper Reader" and "Library: " in box.text()
+    assert about.text() == "&About Paper Reader"
+
+
+def test_triage_keys_and_the_shortcut_sheet_fit_in_chinese(qtbot, make_app, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    from reader.ui.palette import CheatSheet
+
+    app = make_app(lang="zh_CN")
+    app.finish_setup()
+    shown = []
+    monkeypatch.setattr(
+        QInputDialog, "getMultiLineText", lambda *a, **k: (shown.append(a[3]), ("", False))[1]
+    )
+    app.actions.triage_setup.trigger()
+    assert "i tag interesting 感兴趣" in shown[0] and "Interesting" not in shown[0]
+    app.actions.cheatsheet.trigger()
+    (sheet,) = [d for d in app.window.findChildren(CheatSheet) if d.isVisible()]
+    tree = sheet.tree
+    metrics = tree.fontMetrics()
+    for g in range(tree.topLevelItemCount()):
+        group = tree.topLevelItem(g)
+        for r in range(group.childCount()):
+            item = group.child(r)
+            needed = metrics.horizontalAdvance(item.text(0)) + tree.indentation()
+            assert tree.columnWidth(0) >= needed, item.text(0)  # no command under the keys
+    sheet.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_no_two_items_of_a_menu_share_a_mnemonic(qtbot, make_app, lang):
+    import re
+
+    app = make_app(lang=lang)
+    app.finish_setup()
+    shared = []
+
+    def walk(menu: QMenu) -> None:
+        keys: dict[str, list[str]] = {}
+        for action in menu.actions():
+            found = re.search(r"&([^&])", action.text().replace("&&", ""))
+            if found:
+                keys.setdefault(found.group(1).casefold(), []).append(action.text())
+            if action.menu() is not None:
+                walk(action.menu())
+        shared.extend(texts for texts in keys.values() if len(texts) > 1)
+
+    for menu in app.window.menus.values():
+        walk(menu)
+    assert shared == []

@@ -60,3 +60,18 @@ def test_the_abstract_has_most_of_the_readers_height(qtbot, app):
     QApplication.processEvents()
     abstract, lower = w.pane.splitter.sizes()
     assert abstract >= 1.5 * lower  # (empty note boxes took half of it)
+
+
+def test_a_paper_mentioned_in_notes_moves_no_note_down(qtbot, app):
+    w, lib = app.window, app.controller.library
+    ids = w.sidebar.model.ids()
+    app.finish_setup()  # (note links: "Mentioned in 1 note")
+    mentioned = lib.paper(ids[1]).title
+    lib.set_note(ids[0], f"See [[{mentioned}]].")
+    w.sidebar.select_paper(ids[2])
+    editor = w.pane.note_editor
+    top = editor.mapTo(w, editor.rect().topLeft()).y()
+    w.sidebar.select_paper(ids[1])
+    qtbot.waitUntil(w.pane.backlinks.isVisible)
+    QApplication.processEvents()
+    assert editor.mapTo(w, editor.rect().topLeft()).y() == top

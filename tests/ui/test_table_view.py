@@ -29,6 +29,7 @@ def test_the_table_shows_columns_and_sorts_by_a_heading(qtbot, app):
     row = [model.data(model.index(0, c)) for c in range(7)]
     assert row[1] == paper.authors[0] and row[2] == "ICML 2025" and row[3] == "2025"
     assert row[4] == "Unread"
+    assert row[6]  # the bundled sample's papers were added when the library was made
     heading_click(qtbot, view, 1)  # First author
     assert sidebar.sort_key() == ("author", False)
     family = [lib.paper(p).authors[0].split()[-1].casefold() for p in model.ids()]
@@ -112,3 +113,28 @@ def test_two_line_titles_show_more_of_a_long_title_and_are_remembered(qtbot, mak
     w.close()
     again = make_app()
     assert again.window.sidebar.view.title_lines() == 2
+
+
+def test_switching_views_keeps_the_paper_shown_and_the_selection_for_the_keys(qtbot, app):
+    w, lib = app.window, app.controller.library
+    app.finish_setup()
+    sidebar, view = w.sidebar, w.sidebar.view
+    rect = view.visualRect(sidebar.model.index(3))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    shown = w.pane.paper_id
+    assert shown == sidebar.model.id_at(3)
+    for _ in range(2):  # to the table, then back to the list
+        qtbot.keyClick(
+            view,
+            Qt.Key.Key_T,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier,
+        )
+        assert sidebar.current_id() == shown == w.pane.paper_id
+        assert sidebar.selected_ids() == [shown]
+    qtbot.keyClick(view, Qt.Key.Key_3)
+    assert lib.status(shown) == Status.READ
+    qtbot.keyClick(view, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    two = sidebar.selected_ids()
+    assert len(two) == 2
+    app.actions.table_view.trigger()
+    assert sidebar.selected_ids() == two and "2 selected" in sidebar.count_label.text()

@@ -127,7 +127,7 @@ def test_duplicate_groups() -> None:
     assert duplicate_groups(papers[:2]) == []
 
 
-def test_titles_whose_math_one_source_mangled_are_possible_duplicates() -> None:
+def test_titles_whose_math_one_source_mangled_are_one_paper() -> None:
     # ICML 2019 as papercopilot lists it (JSON) and as PMLR's BibTeX has it
     title = "Learning Linear-Quadratic Regulators Efficiently with only $%s$ Regret"
     papers = [
@@ -138,8 +138,9 @@ def test_titles_whose_math_one_source_mangled_are_possible_duplicates() -> None:
         Paper("short2", "A $3$ B", authors=("Alon Cohen",)),
     ]
     assert duplicate_groups(papers) == [["json", "bib"]]
-    # an import matches on the title as it is: the two stay two papers
-    assert plan_import({"json": papers[0]}, papers[1:2]).added == papers[1:2]
+    # an import matches them the same way: the BibTeX fills the JSON's paper
+    plan = plan_import({"json": papers[0]}, papers[1:3])
+    assert [p.id for p in plan.added] == ["other"] and plan.id_map == {"bib": "json"}
 
 
 @pytest.fixture

@@ -114,6 +114,8 @@ def test_bad_syntax_falls_back_to_plain_words(text, expected):
         ("diffusion OR", ["diff", "flow"]),
         ("(flow OR distillation", ["diff", "flow", "kd"]),
         ("(matching OR (distillation", ["diff", "flow", "kd"]),
+        ("diffusion AND", ["diff", "flow"]),
+        ("(flow OR distillation) AND", ["diff", "flow", "kd"]),
     ],
 )
 def test_a_query_half_typed_is_read_as_if_closed(text, expected):
@@ -121,6 +123,13 @@ def test_a_query_half_typed_is_read_as_if_closed(text, expected):
     waits: the list follows the typing instead of falling back to plain words."""
     assert parse(text).warning == ""
     assert matching(text) == expected
+
+
+def test_and_as_databases_spell_it_is_what_words_side_by_side_mean():
+    assert matching("flow AND matching") == matching("flow matching")
+    assert parse("diffusion AND model").terms == ("diffusion", "model")  # "and" not marked
+    assert parse("diffusion and model").terms == ("diffusion", "and", "model")  # a word
+    assert parse('"AND"').terms == ("AND",)  # quoted: the word
 
 
 def test_terms_for_highlighting():

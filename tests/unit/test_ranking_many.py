@@ -56,3 +56,20 @@ def test_the_next_paper_and_the_numbers_are_those_of_every_id(conference):
     assert fast.interesting == slow.interesting
     assert math.isclose(fast.expected_left, model.expected_interesting(todo), rel_tol=1e-6)
     assert fast.skipped_since == slow.skipped_since
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_the_interesting_counted_are_among_those_decided(conference, whole):
+    """A paper tagged or read outside triage teaches the model, but the bar's
+    "N decided · M interesting" counts only decisions: M is never more than N."""
+    from reader.core.models import Status
+
+    papers, _features = conference
+    lib = Library(MemoryStore(papers))
+    ids = lib.paper_ids() if whole else lib.paper_ids()[:300]
+    lib.set_tags(ids[0], ["my-own-tag"])  # (labels: interested)
+    lib.set_status([ids[1]], Status.READ)
+    apply_decision(lib, ids[2], SKIP, DEFAULT_DECISIONS)
+    apply_decision(lib, ids[3], INTERESTING, DEFAULT_DECISIONS)
+    told = interest_progress(lib, None, ids)
+    assert (told.decided, told.interesting) == (3, 2)  # the read one is decided (reading/read)
