@@ -168,6 +168,12 @@ class SearchIndex:
                 self._lists.forget_orders()
                 reworded.append(pid)
                 catalogue = True
+            elif not self._alive >> r & 1:  # back from the trash: its record again
+                self._papers[r] = paper
+                self._alive |= 1 << r
+                self._lists.forget_orders()
+                reworded.append(pid)
+                catalogue = True
             elif self._papers[r] is not paper:
                 before, self._papers[r] = self._papers[r], paper
                 catalogue = True

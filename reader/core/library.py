@@ -679,9 +679,34 @@ class Library:
             self._announce(Change(frozenset(p.id for p in gone), frozenset({"papers"})))
         return gone
 
-    def restore_papers(self, papers: Sequence[Paper]) -> None:
-        """Put papers back from the trash (a line of each, later than its deletion)."""
-        self.add_papers([p for p in papers if p.id not in self._papers])
+    def restore_papers(self, papers: Sequence[Paper]) -> list[Paper]:
+        """Put papers back from the trash (a line of each, later than its deletion),
+        each in its place in the library's order (where it entered the catalogue, as
+        the next program to open the library lists it). A paper no longer in the
+        trash stays as it is: back already, or forgotten (the trash emptied, here or
+        by another program) and not to be brought back without what was written about
+        it. The papers put back."""
+        trashed = {p.id for p in self.trash()}
+        back = self.write_papers([p for p in papers if p.id in trashed])
+        if back:
+            self._papers.update(zip(map(attrgetter("id"), back), back, strict=True))
+            self._in_catalogue_order()
+            self._announce(Change(frozenset(p.id for p in back), frozenset({"papers"})))
+        return back
+
+    def _in_catalogue_order(self) -> None:
+        """The papers in the catalogue's order again (papers put back were added at
+        the end). A new dict, not the old one changed: a thread reading the old one
+        meanwhile (abstracts()) sees it whole; papers_by_id() views made before show
+        the papers as they were."""
+        order = getattr(self._store, "paper_order", None)
+        if order is None:
+            return
+        papers = self._papers
+        ordered = {pid: papers[pid] for pid in order() if pid in papers}
+        if len(ordered) < len(papers):  # (papers the catalogue does not list yet: last)
+            ordered.update(papers)
+        self._papers = ordered
 
     def trash(self) -> list[Paper]:
         """The papers in the trash, in the order they entered the catalogue."""

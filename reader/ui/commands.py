@@ -36,6 +36,13 @@ class LibraryCommand(QUndoCommand):
     on_failure: FailureHandler | None = None
     #: told, as a line for the status bar, what an undo or redo left as others made it
     on_kept: Callable[[str], None] | None = None
+    # told of papers an undo put back from the trash (to select and show) and a line
+    # for the status bar saying what it did
+    on_put_back: Callable[[list[str], str], None] | None = None
+
+    def _put_back(self, ids: list[str], told: str) -> None:
+        if self.on_put_back is not None:
+            self.on_put_back(ids, told)
 
     def _guard(self, fn: Callable[[], None]) -> None:
         try:
@@ -208,7 +215,12 @@ class DeletePapersCommand(LibraryCommand):
         self._gone = self._library.delete_papers(self._ids)
 
     def revert(self) -> None:
-        self._library.restore_papers(self._gone)
+        if not self._gone:
+            return
+        back = [p.id for p in self._library.restore_papers(self._gone)]
+        counted = Counted()
+        told = counted.put_back(len(back)) if back else counted.not_put_back(len(self._gone))
+        self._put_back(back, told)
 
 
 class MergePapersCommand(LibraryCommand):
@@ -226,8 +238,17 @@ class MergePapersCommand(LibraryCommand):
         self._edit = self._library.merge_papers(self.keep, self.other)
 
     def revert(self) -> None:
+        title = plain.one_line(self._paper.title, 40)
+        if not self._library.restore_papers([self._paper]):
+            # forgotten since (the trash emptied elsewhere): what it brought stays
+            told = translate(
+                "Commands", "Merge not undone: the Trash was emptied since (what it brought stays)"
+            )
+            self._put_back([], told)
+            return
         self._library.revert(self._edit)
-        self._library.restore_papers([self._paper])
+        told = fill(translate("Commands", "Merge undone: “%1” is a paper of its own again"), title)
+        self._put_back([self.keep, self.other], told)
 
 
 class ImportCommand(LibraryCommand):
@@ -253,7 +274,9 @@ class ImportCommand(LibraryCommand):
         if self._done:  # (the import's own write)
             self._done = False
             return
-        self._library.add_papers(self._papers)
+        added = set(self._added)  # (back from the trash, unless it was emptied since)
+        self._library.restore_papers([p for p in self._papers if p.id in added])
+        self._library.add_papers([p for p in self._papers if p.id not in added])
 
     def revert(self) -> None:
         self._library.delete_papers(self._added)

@@ -43,10 +43,12 @@ class PaperController(QObject):
         library_changed(object): a reader.core.library.Change, on the GUI thread.
         undo_kept(str): an undo or redo left what others changed since (a line
             saying what).
+        told(str): a line for the status bar saying what an edit did.
     """
 
     save_failed = Signal(str)
     undo_kept = Signal(str)
+    told = Signal(str)
     saved_again = Signal()
     library_changed = Signal(object)
 
@@ -125,7 +127,29 @@ class PaperController(QObject):
     def push(self, command: LibraryCommand) -> None:
         command.on_failure = self._on_failure
         command.on_kept = self.undo_kept.emit
+        command.on_put_back = self.put_back_shown
         self.undo_stack.push(command)
+
+    def put_back_shown(self, ids: Sequence[str], told: str) -> None:
+        """Papers the user asked back (an undo, the trash's Put Back), in their places
+        now: selected, the first of them shown (those the search leaves in the list);
+        `told` on the status bar."""
+        listed = [pid for pid in ids if self.sidebar.model.row_of(pid) >= 0]
+        if listed:
+            self.sidebar.select_ids(listed, listed[0])
+            if self.pane.paper_id != listed[0]:
+                self.show_current()
+        self.told.emit(told)
+
+    def empty_trash(self) -> int:
+        """Forget the papers in the trash and what was written about them, and with
+        them every step of undo and redo: one could bring a forgotten paper back
+        without what was written about it, or act on one (the user was told this
+        cannot be undone). How many papers went."""
+        gone = self.library.empty_trash()
+        if gone:
+            self.undo_stack.clear()
+        return gone
 
     def _on_failure(self, message: str, kept: bool) -> None:
         if kept:
@@ -191,14 +215,17 @@ class PaperController(QObject):
             self.show_prefs()
         ids: Iterable[str] = change.paper_ids
         if "papers" in change.fields:
-            # in the library's order (papers are added or replaced, never removed): new
-            # papers reach the index in it, so the index's order stays the library's and
-            # the list in library order is recognised at once (else ~0.1 s at 100k papers)
-            ids = [pid for pid in self.library.papers_by_id() if pid in change.paper_ids]
+            # those added or replaced in the library's order: new papers reach the index
+            # in it, so the index's order stays the library's and the list in library
+            # order is recognised at once (else ~0.1 s at 100k papers); then those that
+            # left (the trash, a merge, an undone import), for the index to drop
+            papers = self.library.papers_by_id()
+            ids = [pid for pid in papers if pid in change.paper_ids]
+            ids += [pid for pid in change.paper_ids if pid not in papers]
         self.sidebar.papers_changed(ids)
         fields = change.fields
         if "papers" in fields:
-            self.sidebar.resort()  # new papers take their place in the order
+            self.sidebar.resort()  # papers take their place in the order, or leave it
         elif self.sidebar.query_text():
             # a filtered view may now include or exclude the edited papers
             self.sidebar.apply_filters()

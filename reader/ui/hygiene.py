@@ -87,8 +87,10 @@ class TrashDialog(QDialog):
         chosen = {item.data(IdRole) for item in self.list.selectedItems()}
         papers = [p for p in self.controller.library.trash() if p.id in chosen]
         if papers:
-            self.controller.library.restore_papers(papers)
-            self.controller.sidebar.select_paper(papers[0].id)
+            back = [p.id for p in self.controller.library.restore_papers(papers)]
+            counted = Counted()
+            told = counted.put_back(len(back)) if back else counted.not_put_back(len(chosen))
+            self.controller.put_back_shown(back, told)
         self.fill()
 
     def ask_to_empty(self) -> None:
@@ -104,7 +106,7 @@ class TrashDialog(QDialog):
             ),
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.controller.library.empty_trash()
+            self.controller.empty_trash()
             self.fill()
 
 
@@ -171,16 +173,23 @@ class DuplicatesDialog(QDialog):
 
 
 def merge_group(controller: PaperController, group: Sequence[str]) -> None:
-    """Merge the papers of `group` into its first, one undoable step per paper."""
+    """Merge the papers of `group` into its first, one undoable step per paper; the
+    status bar says what went into what."""
     lib = controller.library
     keep = group[0] if group else ""
+    others = [pid for pid in group[1:] if keep in lib and pid in lib and pid != keep]
+    if not others:
+        return
+    title = {pid: shown.one_line(plain(lib.paper(pid).title), 40) for pid in (keep, *others)}
     controller.undo_stack.beginMacro(Counted().merge_papers(len(group)))
     try:
-        for other in group[1:]:
-            if keep in lib and other in lib:
-                controller.push(MergePapersCommand(lib, keep, other))
+        for other in others:
+            controller.push(MergePapersCommand(lib, keep, other))
     finally:
         controller.undo_stack.endMacro()
+    merged = [pid for pid in others if pid not in lib]  # (a merge refused is told already)
+    if merged:
+        controller.told.emit(Counted().merged(len(merged), title[keep], title[merged[0]]))
 
 
 def delete_chosen(controller: PaperController) -> int:

@@ -137,6 +137,19 @@ class Counted(QObject):
     def move_to_trash(self, n: int) -> str:
         return self.tr("Move %Ln paper(s) to the Trash", "", n)
 
+    def put_back(self, n: int) -> str:
+        return self.tr("Put back %Ln paper(s) from the Trash", "", n)
+
+    def not_put_back(self, n: int) -> str:
+        return self.tr("%Ln paper(s) not put back: the Trash was emptied since", "", n)
+
+    def merged(self, n: int, into: str, other: str) -> str:
+        """A merge of `n` papers (the first of them `other`) into the paper `into`."""
+        if n == 1:
+            return fill(self.tr("Merged “%1” into “%2” (Edit → Undo takes it back)"), other, into)
+        merged = self.tr("Merged %Ln paper(s) into “%1” (Edit → Undo takes them back)", "", n)
+        return fill(merged, into)
+
     def changes_kept(self, n: int, what: str, told: str) -> str:
         return fill(self.tr("%1 left %Ln change(s) made elsewhere since: %2", "", n), what, told)
 

@@ -97,6 +97,9 @@ class MainWindow(QMainWindow):
         controller.undo_kept.connect(
             lambda msg: self.statusBar().showMessage(plain.one_line(msg), 15_000)
         )
+        controller.told.connect(
+            lambda msg: self.statusBar().showMessage(plain.one_line(msg), 10_000)
+        )
         transfers.message.connect(
             lambda msg: self.statusBar().showMessage(plain.one_line(msg), 10_000)
         )

@@ -249,8 +249,9 @@ class ReaderPane(QStackedWidget):
         self._lower_layout.addLayout(status_row)
         self._lower_layout.addLayout(tags_row)
         self._lower_layout.addWidget(self.reason)
-        self._lower_layout.addWidget(self.backlinks)
         self._lower_layout.addWidget(self.note_editor, 1)
+        # under the note: a paper mentioned in notes moves no note's first line down
+        self._lower_layout.addWidget(self.backlinks)
 
         self.splitter.addWidget(self.browser)
         self.splitter.addWidget(lower)

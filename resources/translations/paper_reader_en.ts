@@ -67,6 +67,27 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>Put back %Ln paper(s) from the Trash</source>
+        <translation>
+            <numerusform>Put back %Ln paper from the Trash</numerusform>
+            <numerusform>Put back %Ln papers from the Trash</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln paper(s) not put back: the Trash was emptied since</source>
+        <translation>
+            <numerusform>%Ln paper not put back: the Trash was emptied since</numerusform>
+            <numerusform>%Ln papers not put back: the Trash was emptied since</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Merged %Ln paper(s) into “%1” (Edit → Undo takes them back)</source>
+        <translation>
+            <numerusform>Merged %Ln paper into “%1” (Edit → Undo takes it back)</numerusform>
+            <numerusform>Merged %Ln papers into “%1” (Edit → Undo takes them back)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%1 left %Ln change(s) made elsewhere since: %2</source>
         <translation>
             <numerusform>%1 left %Ln change made elsewhere since: %2</numerusform>

@@ -400,6 +400,14 @@
         <translation>合并论文</translation>
     </message>
     <message>
+        <source>Merge not undone: the Trash was emptied since (what it brought stays)</source>
+        <translation>未撤销合并：回收站已被清空（合并带来的内容保留）</translation>
+    </message>
+    <message>
+        <source>Merge undone: “%1” is a paper of its own again</source>
+        <translation>已撤销合并：“%1”重新成为一篇独立的论文</translation>
+    </message>
+    <message>
         <source>Import of %1</source>
         <translation>导入 %1</translation>
     </message>
@@ -466,6 +474,28 @@
         <source>Move %Ln paper(s) to the Trash</source>
         <translation>
             <numerusform>将 %Ln 篇论文移到回收站</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Put back %Ln paper(s) from the Trash</source>
+        <translation>
+            <numerusform>已从回收站放回 %Ln 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln paper(s) not put back: the Trash was emptied since</source>
+        <translation>
+            <numerusform>%Ln 篇论文未能放回：回收站已被清空</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Merged “%1” into “%2” (Edit → Undo takes it back)</source>
+        <translation>已将“%1”合并到“%2”（编辑 → 撤销可取消合并）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Merged %Ln paper(s) into “%1” (Edit → Undo takes them back)</source>
+        <translation>
+            <numerusform>已将 %Ln 篇论文合并到“%1”（编辑 → 撤销可取消合并）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
