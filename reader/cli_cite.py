@@ -37,6 +37,8 @@ def cmd_duplicates(lib: Library, args: argparse.Namespace) -> None:
     if args.json:
         _print_json(groups)
         return
+    if not groups:  # (said on stderr: the listing itself stays empty for scripts)
+        print(_("no possible duplicates"), file=sys.stderr)
     for number, group in enumerate(groups):
         if number:
             print()

@@ -4,6 +4,7 @@ and merging two papers into one."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +73,8 @@ def cmd_trash(lib: Library, args: argparse.Namespace) -> None:
     if args.json:
         _print_json([{"id": p.id, "title": p.title} for p in papers])
         return
+    if not papers:  # (said on stderr: the listing itself stays empty for scripts)
+        print(_("the Trash is empty"), file=sys.stderr)
     for paper in papers:
         print(f"{paper.id}\t{plain(paper.title)}")
 

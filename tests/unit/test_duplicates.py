@@ -172,3 +172,18 @@ def test_reimporting_icml_2019_as_bibtex_adds_no_duplicate(run, tmp_path: Path) 
 def test_duplicates_command(run) -> None:  # type: ignore[no-untyped-def]
     assert json.loads(run("duplicates", "--json")) == []  # the bundled sample has none
     assert run("duplicates") == ""
+
+
+def test_an_empty_listing_says_so_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lib = ["--data-dir", str(tmp_path / "lib")]
+    for command, english, chinese in (
+        ("duplicates", "no possible duplicates", "没有可能的重复项"),
+        ("trash", "the Trash is empty", "回收站是空的"),
+    ):
+        assert main([*lib, "--lang", "en", command]) == 0
+        out, err = capsys.readouterr()
+        assert out == "" and english in err  # (stdout stays empty for scripts)
+        assert main([*lib, "--lang", "zh_CN", command]) == 0
+        assert chinese in capsys.readouterr().err
