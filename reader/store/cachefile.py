@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import time
 from pathlib import Path
 
@@ -36,3 +37,13 @@ def set_aside(path: Path) -> Path:
         with contextlib.suppress(OSError):
             os.replace(f"{path}{suffix}", f"{aside}{suffix}")
     return aside
+
+
+def quick_check(path: Path, timeout: float) -> str:
+    """SQLite's PRAGMA quick_check of the database at `path`, opened read-only ("ok"
+    when sound), waiting up to `timeout` seconds for a writer's lock."""
+    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=timeout)
+    try:
+        return str(db.execute("PRAGMA quick_check").fetchone()[0])
+    finally:
+        db.close()

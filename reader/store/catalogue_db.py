@@ -20,7 +20,7 @@ from pathlib import Path
 
 from reader.core import say
 from reader.core.models import NOT_LOADED, Paper, paper_from_row
-from reader.store.cachefile import cache_dir, library_name, set_aside
+from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
 from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, scan_file
 
 #: 2: pdf, keywords and primary_area; 3: papers deleted (an older index is made anew)
@@ -79,13 +79,6 @@ FETCH_IDS = 500
 #: and naming a file in it (hashlib, OpenSSL) before the first paint
 SMALL_LIBRARY_BYTES = 1 << 20
 
-
-def _quick_check(path: Path) -> str:
-    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=30)
-    try:
-        return str(db.execute("PRAGMA quick_check").fetchone()[0])
-    finally:
-        db.close()
 
 
 def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
@@ -170,7 +163,7 @@ class CatalogueDB:
         # the whole file is read (~0.2 s at 100k papers, ~4 s at 1M): on a thread of its
         # own while load() reads the papers, which it then trusts only if this says ok
         pool = ThreadPoolExecutor(1, thread_name_prefix="catalogue check")
-        self._check = pool.submit(_quick_check, self.path)
+        self._check = pool.submit(quick_check, self.path, 30)
         pool.shutdown(wait=False)
         return db
 

@@ -23,7 +23,7 @@ from reader.core import say
 from reader.core.models import Paper
 from reader.core.search_text import catalogue_key
 from reader.core.words import fts_query, word_text
-from reader.store.cachefile import cache_dir, library_name, set_aside
+from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
 
 #: the rules the words were made by: a database of other rules is made anew
 SCHEMA = 1
@@ -55,13 +55,6 @@ def digest(paper: Paper) -> int:
     text = "\x1f".join((paper.title, "\x1e".join(paper.authors), paper.abstract))
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
-
-def _quick_check(path: Path) -> str:
-    db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=10)
-    try:
-        return str(db.execute("PRAGMA quick_check").fetchone()[0])
-    finally:
-        db.close()
 
 
 def _row(paper: Paper) -> tuple[str, str, str]:
@@ -212,7 +205,7 @@ class SearchDB:
             # the whole file is read (~0.3 s at 100k papers, seconds from a cold
             # disk): on a thread of its own, yielding meanwhile
             with ThreadPoolExecutor(1, thread_name_prefix="quick_check") as pool:
-                check = pool.submit(_quick_check, self.path)
+                check = pool.submit(quick_check, self.path, 10)
                 while not check.done():
                     yield
                 if (found := check.result()) != "ok":
