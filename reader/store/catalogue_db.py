@@ -80,7 +80,6 @@ FETCH_IDS = 500
 SMALL_LIBRARY_BYTES = 1 << 20
 
 
-
 def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
     sep = AUTHORS_SEP
     for p in papers:

@@ -56,7 +56,6 @@ def digest(paper: Paper) -> int:
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
-
 def _row(paper: Paper) -> tuple[str, str, str]:
     authors, title, abstract = catalogue_key(paper).decode("utf-8", "surrogatepass").split("\n")
     return word_text(authors), word_text(title), word_text(abstract)
