@@ -15,7 +15,6 @@ and setting unchanged; only then are the old files removed.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import shutil
 import time
@@ -153,6 +152,8 @@ def _migrate_locked(store: LibraryFolder) -> list[str]:
             for pid, fields in change.items():
                 names = frozenset(fields or ()) & _FIELDS
                 partial[pid] = partial.get(pid, frozenset()) | names
+    import hashlib  # (once per legacy library: OpenSSL takes ~3 ms to load)
+
     digest = hashlib.sha256(raws[0] + b"\0" + raws[1]).hexdigest()[:8]
     device = f"imported-{digest}"
     # 1. the verified backup, before anything is written
