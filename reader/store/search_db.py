@@ -21,12 +21,12 @@ from pathlib import Path
 
 from reader.core import say
 from reader.core.models import Paper
-from reader.core.search_text import catalogue_key
-from reader.core.words import fts_query, word_text
+from reader.core.search_text import catalogue_words
+from reader.core.words import fts_query
 from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
 
 #: the rules the words were made by: a database of other rules is made anew
-SCHEMA = 1
+SCHEMA = 2  # (2: the marks of words that begin with capitals: reader.core.words)
 #: papers indexed per step of syncing() (~10 ms)
 STEP_PAPERS = 100
 #: papers whose digests are compared per step (their abstracts fetched: ~15 ms)
@@ -54,11 +54,6 @@ def digest(paper: Paper) -> int:
     """A digest of what the index holds of `paper` (it is indexed again if it changed)."""
     text = "\x1f".join((paper.title, "\x1e".join(paper.authors), paper.abstract))
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
-
-
-def _row(paper: Paper) -> tuple[str, str, str]:
-    authors, title, abstract = catalogue_key(paper).decode("utf-8", "surrogatepass").split("\n")
-    return word_text(authors), word_text(title), word_text(abstract)
 
 
 class SearchDB:
@@ -257,7 +252,7 @@ class SearchDB:
                 assert rowid is not None
                 db.execute(
                     "INSERT INTO words(rowid, authors, title, abstract) VALUES (?, ?, ?, ?)",
-                    (rowid, *_row(paper)),
+                    (rowid, *catalogue_words(paper)),
                 )
                 if rowid >= len(position):
                     position.extend([-1] * (rowid + 1 - len(position)))
@@ -289,7 +284,7 @@ class SearchDB:
         them all are scored: the few a search found, not the many of its broadest word.)"""
         if not terms:
             return {}
-        expression = " AND ".join(f"({fts_query(words)})" for words in terms)
+        expression = " AND ".join(f"({fts_query(words, None, COLUMNS)})" for words in terms)
         try:
             rows = self._connection().execute(
                 f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
@@ -312,7 +307,7 @@ class SearchDB:
                 self._connection()
                 .execute(
                     "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
-                    (fts_query(words, column),),
+                    (fts_query(words, column, COLUMNS),),
                 )
                 .fetchone()
             )
