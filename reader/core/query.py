@@ -61,8 +61,8 @@ class QuerySyntaxError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """The words `key` (a word text: reader.core.words, never empty) occur in the
-    record's text, the last as a prefix."""
+    """The words `key` (a word text: reader.core.words, never empty; an acronym in
+    it marked) occur in the record's text, the last as a prefix."""
 
     key: str
 

@@ -127,7 +127,8 @@ def mark_spans(text: str, terms: Sequence[str], limit: int | None = None) -> lis
     """Where the search words `terms` (and the symbols of TeX macro names among them)
     occur in `text` at the start of a word, as search finds them, as (start, end)
     indexes: case and accents ignored, as search ignores them ("rocktaschel" marks
-    "Rocktäschel"). The first `limit` only (None:
+    "Rocktäschel"), but for an acronym typed in capitals ("AUC" marks "AUCs", not
+    "auctions"). The first `limit` only (None:
     all): "w" occurs 50,000 times in a shown part of an abstract of one long word."""
     if text.isascii():
         keyed, where = text.lower(), list(range(len(text)))

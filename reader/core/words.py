@@ -22,8 +22,8 @@ written (`AUC` finds "AUC" and "AUCs", not "auctions" nor "Auction").
 The word texts keep no case, so a text's *marks* say it: after the words of each
 part, a token MARK + the capitals (lower-cased) each of its words begins with
 (two or more): "AUCs and RLHF" is marked with MARK + "auc" and MARK + "rlhf". A
-query's acronym is its token. In a phrase an acronym asks for its mark in the same part as the
-phrase (the phrase's words in order, the mark anywhere in the part)."""
+query's acronym is its token. In a phrase an acronym asks for its mark in the same
+part as the phrase (the phrase's words in order, the mark anywhere in the part)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,6 @@ def word_text(key: str) -> str:
     return " ".join(_WORD.findall(key))
 
 
-@functools.lru_cache(maxsize=512)
 def is_acronym(word: str) -> bool:
     """Whether a word as the user typed it is an acronym (AUC, RL, GPT4)."""
     return len(word) <= ACRONYM_MAX and _ACRONYM.fullmatch(word) is not None

@@ -2,8 +2,9 @@
 
 One database per library (named after where its catalogue is), holding for each
 paper its id, a digest of its searched text, and the word texts (reader.core.words)
-of its authors, title and abstract, which FTS5's ``ascii`` tokenizer splits at the
-spaces exactly as the matching in Python does. Nothing the user wrote is in it,
+of its authors, title and abstract, each with the marks of its capitalised words
+(what an acronym typed in capitals finds), which FTS5's ``ascii`` tokenizer splits
+at the spaces exactly as the matching in Python does. Nothing the user wrote is in it,
 and nothing here is trusted: every open checks the papers' digests against the
 catalogue (in steps, a slice of idle time each) and indexes what differs; a
 database that cannot be read, or was made by other rules, is moved aside and made

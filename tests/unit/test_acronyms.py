@@ -98,6 +98,20 @@ def test_the_users_own_words():
     assert _found('"auction theory"', PAPERS[:5], notes) == ["auction"]
 
 
+def test_a_phrase_asks_for_its_acronyms_in_the_same_part():
+    """The phrase's words in order, the acronym's capitals in the same title, abstract
+    or note (not checked word for word: the index keeps no case of its words)."""
+    papers = [
+        Paper("same", "Pairwise AUC maximization", ("A. Author",), "Losses."),
+        Paper("apart", "AUC bounds", ("B. Author",), "Pairwise auc maximization."),
+        Paper("lower", "Pairwise auc maximization", ("C. Author",), "Losses."),
+    ]
+    notes = [Annotation("lower", tags=("AUC",), note="auc maximization")]
+    assert _found('"AUC maximization"', papers, notes) == ["same"]
+    assert _found('"auc maximization"', papers, notes) == ["same", "apart", "lower"]
+    assert _found('title:"AUC maximization"', papers, notes) == ["same"]
+
+
 def test_in_a_database_file(tmp_path):
     db = SearchDB(tmp_path / "words.sqlite3")
     assert _found("AUC", db=db) == ["auc", "aucs", "world"]
