@@ -16,12 +16,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from operator import attrgetter
 from typing import Any, Protocol, TypeVar, cast
 
 from reader.core.bitsets import bits_of, groups, one_of, pack, rids
 from reader.core.library import Library
-from reader.core.models import NO_ANNOTATION, NOT_LOADED, Paper, Status
+from reader.core.models import NO_ANNOTATION, Paper, Status
 from reader.core.orders import Orders, id_tables
 from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.steps import run_steps
@@ -115,15 +114,14 @@ class SearchIndex:
 
     def _made(self) -> Generator[None, None, None]:
         """Make the index from the library, yielding between the parts."""
-        papers = self._lib.papers()
-        n = len(papers)
-        self._given, self._ids, self._rid = yield from id_tables(papers, MAKE_PART)
-        self._papers = papers
+        ids = self._lib.paper_ids()
+        n = len(ids)
+        self._given, self._ids, self._rid = yield from id_tables(ids, MAKE_PART)
+        #: the catalogue's writes of each paper seen (Library.written): its words then
+        self._seen: dict[str, int] = {}
         #: bringing the catalogue's words in step (None: done), and the papers whose
         #: words changed meanwhile (taken in when it is done)
-        self._sync: Generator[None, None, None] | None = self._catalogue.syncing(
-            list(papers), self._lib.completed
-        )
+        self._sync: Generator[None, None, None] | None = self._syncing()
         self._unsynced: dict[str, None] = {}
         #: counts the changes of the catalogue's words: a fetch from before one is stale
         self._generation = 0
@@ -139,6 +137,12 @@ class SearchIndex:
         self._derived: dict[Hashable, Any] = {}
         self._lists = Orders(self._ids, self._given, self._rid)
 
+    def _syncing(self) -> Generator[None, None, None]:
+        """The catalogue's words brought in step with the records' papers (a record no
+        longer a paper: one without words)."""
+        papers = self._lib.papers_in_order(self._given, placeholders=True)
+        return self._catalogue.syncing(papers, self._lib.completed)
+
     def update(self, paper_ids: Iterable[str]) -> None:
         """Take in edits of these papers (annotations, catalogue, new papers)."""
         self._user.settle()
@@ -147,39 +151,38 @@ class SearchIndex:
         catalogue = False  # a paper came or was replaced: what a saving's digest read may be gone
         gone = False  # a paper left
         retagged = False  # a paper's tags changed
-        papers, annotations = self._lib.papers_by_id(), self._lib.annotations()
+        lib, annotations = self._lib, self._lib.annotations()
         for pid in paper_ids:
             r = self._rid.get(pid)
-            if (paper := papers.get(pid)) is None:
+            if pid not in lib:
                 if r is not None:
                     self._alive &= ~(1 << r)
                     changed.append(r)
                     reworded.append(pid)
                     gone = True
                 continue
+            written = lib.written(pid)
             if r is None:
                 r = len(self._ids)
                 self._ids.append((pid + " ")[:-1])
-                self._given.append(paper.id)
+                self._given.append(pid)
                 self._rid[pid] = r
-                self._papers.append(paper)
                 self._user.status.append(0)
                 self._alive |= 1 << r
+                self._seen[pid] = written
                 self._lists.forget_orders()
                 reworded.append(pid)
                 catalogue = True
             elif not self._alive >> r & 1:  # back from the trash: its record again
-                self._papers[r] = paper
                 self._alive |= 1 << r
+                self._seen[pid] = written
                 self._lists.forget_orders()
                 reworded.append(pid)
                 catalogue = True
-            elif self._papers[r] is not paper:
-                before, self._papers[r] = self._papers[r], paper
+            elif self._seen.get(pid, 0) != written:  # written anew (re-imported)
+                self._seen[pid] = written
                 catalogue = True
-                # (an abstract as listed tells nothing of its text: indexed anew)
-                if _words_of(before) != _words_of(paper) or paper.abstract == NOT_LOADED:
-                    reworded.append(pid)
+                reworded.append(pid)
             retagged = self._user.annotate(r, annotations.get(pid) or NO_ANNOTATION) or retagged
             changed.append(r)
         if reworded:
@@ -502,7 +505,7 @@ class SearchIndex:
             rs = self._catalogue.find(words, column)
         except RuntimeError:  # a damaged index, set aside: made anew, at once
             self._generation += 1
-            self._sync = self._catalogue.syncing(list(self._papers), self._lib.completed)
+            self._sync = self._syncing()
             self._synced(None)
             rs = self._catalogue.find(words, column)
         found = cand & bits_of(rs, len(self._ids))
@@ -533,8 +536,7 @@ class SearchIndex:
         if name == "status":
             return cand & self._status_bits(STATUS[value]) if value in STATUS else 0
         if name == "has" and value == "abstract":
-            abstracts = (p.abstract for p in self._papers)
-            return cand & self._derive(value, lambda: pack(bytes(map(bool, abstracts))))
+            return cand & self._derive(value, lambda: pack(bytes(map(bool, self._column(value)))))
         if name == "has":
             return (
                 cand & self._derive(("has", value), lambda: bits_of(self._user.has[value], n))
@@ -569,9 +571,14 @@ class SearchIndex:
 
     def _values(self, field: str) -> dict[Any, int]:
         """The records of each value of `field` ("venue" or "year"), grouped once."""
-        return self._derive(
-            _GROUPS[field], lambda: groups(list(map(attrgetter(field), self._papers)), self._alive)
-        )
+        return self._derive(_GROUPS[field], lambda: groups(self._column(field), self._alive))
+
+    def _column(self, field: str) -> list[Any]:
+        """The value of catalogue field `field` of each record (not a paper now: its
+        empty value)."""
+        values = self._lib.column(field)
+        empty = None if field == "year" else ""
+        return [values.get(pid, empty) for pid in self._given]
 
     def _group(self, field: str, test: Callable[[Any], bool]) -> int:
         """The records whose value of `field` (year, venue) passes `test`."""
@@ -580,11 +587,6 @@ class SearchIndex:
             if test(value):
                 found |= bits
         return found
-
-
-def _words_of(paper: Paper) -> tuple[object, ...]:
-    """What the catalogue's words of a paper are made of."""
-    return paper.title, paper.authors, paper.abstract
 
 
 def _positive_words(node: Node | None) -> list[str]:

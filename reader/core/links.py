@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from reader.core.library import Library
 from reader.core.models import Paper
@@ -65,13 +65,12 @@ class TitleCatalogue:
 
     def invalidate(self) -> None:
         """The papers changed: build again."""
-        self._papers: list[Paper] | None = None
+        self._papers: Sequence[Paper] | None = None
         self._done = 0
         self._parts: list[bytes] = []
         self._starts: list[int] = []
         self._size = 0
         self._haystack: bytes | None = None
-        self._by_title: dict[str, str] = {}
         self._plain: dict[int, str] = {}
 
     @property
@@ -83,7 +82,9 @@ class TitleCatalogue:
         """Build for about `seconds` (None: to the end); True once built."""
         if self._haystack is not None:
             return True
-        papers = self._papers = self._library.papers() if self._papers is None else self._papers
+        if self._papers is None:  # (read a part at a time, not kept)
+            self._papers = self._library.papers_in_order(self._library.paper_ids())
+        papers = self._papers
         deadline = None if seconds is None else time.perf_counter() + seconds
         while self._done < len(papers):
             chunk = papers[self._done : self._done + CHUNK]
@@ -96,8 +97,6 @@ class TitleCatalogue:
             self._starts.extend(self._size + m.end() for m in _NEWLINE.finditer(key))
             self._size += len(key) + 1
             self._parts.append(key)
-            for title, paper in zip(titles, chunk, strict=True):
-                self._by_title.setdefault(title, paper.id)
             self._done += len(chunk)
             if deadline is not None and time.perf_counter() > deadline:
                 return False
@@ -105,7 +104,7 @@ class TitleCatalogue:
         self._parts = []
         return True
 
-    def _build(self) -> list[Paper]:
+    def _build(self) -> Sequence[Paper]:
         self.warm()
         assert self._papers is not None
         return self._papers
@@ -142,8 +141,6 @@ class TitleCatalogue:
         accents and punctuation; "" if none."""
         papers = self._build()
         title = " ".join(title.split())
-        if title in self._by_title:
-            return self._by_title[title]
         key = link_key(title)
         words = set(_WORD.findall(search_key(title)))
         if not key or not words:
@@ -151,10 +148,14 @@ class TitleCatalogue:
         # compare only the titles holding its rarest word
         haystack = self._haystack or b""
         rarest = min(words, key=lambda w: (haystack.count(w.encode()), -len(w)))
+        first = ""
         for i in self._hits(rarest):
-            if link_key(papers[i].title) == key or link_key(self._title(i)) == key:
-                return papers[i].id
-        return ""
+            paper = papers[i]
+            if " ".join(paper.title.split()) == title:
+                return paper.id
+            if not first and (link_key(paper.title) == key or link_key(self._title(i)) == key):
+                first = paper.id
+        return first
 
 
 class Backlinks:

@@ -7,13 +7,13 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from itertools import compress, repeat
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from reader.core.bitsets import SPARSE_SHIFT, bits_of, rids, unpack
 
 if TYPE_CHECKING:
-    from reader.core.models import Paper
+    pass
 
 #: how many of its latest results filter() remembers
 RECENT = 4
@@ -154,7 +154,7 @@ def _nothing(mask: bytes) -> Sequence[int]:
 
 
 def id_tables(
-    papers: Sequence[Paper], part: int
+    paper_ids: Sequence[str], part: int
 ) -> Generator[None, None, tuple[list[str], list[str], dict[str, int]]]:
     """The papers' ids (the library's own strings, compared by identity), the index's
     copies of them and their record numbers; made `part` papers at a time, yielding
@@ -162,8 +162,8 @@ def id_tables(
     given: list[str] = []
     ids: list[str] = []
     rid: dict[str, int] = {}
-    for start in range(0, len(papers), part):
-        some = list(map(attrgetter("id"), papers[start : start + part]))
+    for start in range(0, len(paper_ids), part):
+        some = list(paper_ids[start : start + part])
         # fresh copies, side by side in memory: lists of 100k of them are made and
         # dropped at every keystroke, and the ids read from papers.json lie scattered
         copies = [(pid + " ")[:-1] for pid in some]

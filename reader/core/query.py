@@ -24,7 +24,7 @@ from typing import Protocol
 
 from reader.core import say
 from reader.core.text import search_key
-from reader.core.words import contains, word_text
+from reader.core.words import contains, has_acronym, is_acronym, mark, typed_words, word_text
 
 
 class Record(Protocol):
@@ -61,8 +61,8 @@ class QuerySyntaxError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """The words `key` (a word text: reader.core.words, never empty) occur in the
-    record's text, the last as a prefix."""
+    """The words `key` (a word text: reader.core.words, never empty; an acronym in
+    it marked) occur in the record's text, the last as a prefix."""
 
     key: str
 
@@ -103,8 +103,12 @@ Node = Text | Field | Not | And | Or | Everything
 
 
 def text_key(word: str) -> str:
-    """The word text of a query word or phrase ("" if it has no words)."""
-    return word_text(search_key(word))
+    """The word text of a query word or phrase ("" if it has no words), its acronyms
+    (typed in capitals: reader.core.words) marked."""
+    if not has_acronym(word):
+        return word_text(search_key(word))
+    keys = (mark(w) if is_acronym(w) else word_text(search_key(w)) for w in typed_words(word))
+    return " ".join(k for k in keys if k)
 
 
 def _field(name: str, value: str) -> Field:
@@ -128,7 +132,9 @@ def _field(name: str, value: str) -> Field:
             ">=": (year, None),
         }[op]
         return Field(name, key, lo, hi)
-    if name in ("author", "title"):
+    if name == "title":
+        return Field(name, text_key(value))
+    if name == "author":  # (a name typed in capitals is no acronym)
         return Field(name, word_text(key))
     if name in ("tag", "status", "venue"):
         return Field(name, key)

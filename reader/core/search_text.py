@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from reader.core.models import Annotation, Paper
 from reader.core.text import search_key
-from reader.core.words import spaced, starts
+from reader.core.words import as_written, marks, spaced, starts, word_text
 
 _MACRO = re.compile(r"\\([A-Za-z]+)")
 _MACRO_OVERRIDES = {
@@ -127,7 +127,8 @@ def mark_spans(text: str, terms: Sequence[str], limit: int | None = None) -> lis
     """Where the search words `terms` (and the symbols of TeX macro names among them)
     occur in `text` at the start of a word, as search finds them, as (start, end)
     indexes: case and accents ignored, as search ignores them ("rocktaschel" marks
-    "Rocktäschel"). The first `limit` only (None:
+    "Rocktäschel"), but for an acronym typed in capitals ("AUC" marks "AUCs", not
+    "auctions"). The first `limit` only (None:
     all): "w" occurs 50,000 times in a shown part of an abstract of one long word."""
     if text.isascii():
         keyed, where = text.lower(), list(range(len(text)))
@@ -141,8 +142,11 @@ def mark_spans(text: str, terms: Sequence[str], limit: int | None = None) -> lis
             key = search_key(form)
             if not key.strip():
                 continue
-            for found in itertools.islice(starts(key).finditer(keyed), limit):
-                at = found.start()
+            found = starts(key).finditer(keyed)
+            if form is term:  # (an acronym marks only the words written in its capitals)
+                found = (m for m in found if as_written(term, text, where[m.start()]))
+            for match in itertools.islice(found, limit):
+                at = match.start()
                 spans.add((where[at], where[at + len(key) - 1] + 1))
     return sorted(spans)[:limit]
 
@@ -162,14 +166,21 @@ def _catalogue(paper: Paper) -> str:
     )
 
 
-def catalogue_key(paper: Paper) -> bytes:
-    """The search key of a paper's authors, title and abstract, a line each."""
-    return key_bytes(_catalogue(paper))
+def catalogue_words(paper: Paper) -> list[str]:
+    """The word texts of a paper's authors, title and abstract, each with its marks
+    (its words that begin with capitals: reader.core.words), as the index holds them."""
+    written = _catalogue(paper)
+    keyed = key_bytes(written).decode("utf-8", "surrogatepass").split("\n")
+    return [
+        f"{word_text(key)}{marks(text)}"
+        for key, text in zip(keyed, written.split("\n"), strict=True)
+    ]
 
 
 def user_words(ann: Annotation) -> str:
     """The word texts (reader.core.words.spaced) of what the user wrote of a paper."""
-    return spaced(*search_key(_annotation(ann)).split("\n"))
+    written = _annotation(ann)
+    return spaced(*search_key(written).split("\n"), written=written.split("\n"))
 
 
 def _annotation(ann: Annotation | None) -> str:
@@ -210,12 +221,14 @@ class SearchRecord:
 
 
 def make_record(paper: Paper, ann: Annotation | None) -> SearchRecord:
-    catalogue = search_key(_catalogue(paper)).split("\n")
-    extra = search_key(_annotation(ann)).split("\n") if ann is not None else []
+    written = _catalogue(paper).split("\n")
+    written += _annotation(ann).split("\n") if ann is not None else []
+    keyed = [search_key(part) for part in written]
+    catalogue = keyed[:3]
     return SearchRecord(
         paper.id,
-        spaced(*catalogue, *extra),
-        spaced(catalogue[1]),
+        spaced(*keyed, written=written),
+        spaced(catalogue[1], written=written[1:2]),
         spaced(catalogue[0]),
         search_key(paper.venue),
         paper.year,

@@ -30,17 +30,22 @@ LEARNT = frozenset({"interest", "like"})
 _STATUS_ORDER = {Status.READING: 0, Status.UNREAD: 1, Status.READ: 2}
 
 
-def _key_function(lib: Library, key: str) -> Callable[[str], Any]:
+def _key_function(lib: Library, key: str, ids: Sequence[str]) -> Callable[[str], Any]:
+    """The sort key of each of `ids` (a catalogue field: read as one column)."""
     if key == "title":
-        return lambda pid: search_key(lib.paper(pid).title).lstrip("\"'“$\\{(")
+        titles = lib.column("title", ids)
+        return lambda pid: search_key(titles[pid]).lstrip("\"'“$\\{(")
     if key == "author":  # by the first author's family name (the last word of it)
-        return lambda pid: _family(lib.paper(pid).authors)
+        authors = lib.column("authors", ids)
+        return lambda pid: _family(authors[pid])
     if key == "year":
-        return lambda pid: lib.paper(pid).year or 0
+        years = lib.column("year", ids)
+        return lambda pid: years[pid] or 0
     if key == "venue":
-        return lambda pid: search_key(lib.paper(pid).venue)
+        venues = lib.column("venue", ids)
+        return lambda pid: search_key(venues[pid])
     if key == "added":
-        return lambda pid: lib.paper(pid).added
+        return lib.column("added", ids).__getitem__
     if key == "changed":
         return lambda pid: lib.annotation(pid).modified
     if key == "status":
@@ -52,7 +57,7 @@ def sort_ids(lib: Library, ids: Sequence[str], key: str, *, descending: bool = F
     """`ids` in the given order; ties keep library order (the sort is stable)."""
     if key in ("library", "relevance") or key in LEARNT:  # (relevance: ranked once searched)
         return list(reversed(ids)) if descending else list(ids)
-    return sorted(ids, key=_key_function(lib, key), reverse=descending)
+    return sorted(ids, key=_key_function(lib, key, ids), reverse=descending)
 
 
 def _family(authors: Sequence[str]) -> str:

@@ -11,67 +11,88 @@ Nothing the user wrote is in it."""
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import chain
 from pathlib import Path
+from typing import Any
 
 from reader.core import say
-from reader.core.models import NOT_LOADED, Paper, paper_from_row
+from reader.core.models import NOT_LOADED, Paper
+from reader.core.paper_table import PaperTable
 from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
 from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, scan_file
 
-#: 2: pdf, keywords and primary_area; 3: papers deleted (an older index is made anew)
-SCHEMA = 3
+#: 2: pdf, keywords and primary_area; 3: papers deleted; 4: abstracts in a table of
+#: their own (a row of papers is small: the list's columns read quickly at 1M papers)
+#: (an index of other rules is made anew)
+SCHEMA = 4
+#: a Paper's fields in order, as the columns of papers hold them (the abstract: 1 if
+#: the paper has one, its text in abstracts)
 _COLUMNS = (
-    "id, title, authors, abstract, venue, year, url, presentation, track, doi, arxiv,"
+    "id, title, authors, has_abstract, venue, year, url, presentation, track, doi, arxiv,"
     " source, title_derived, added, pdf, keywords, primary_area"
 )
 _SCHEMA_SQL = f"""
 CREATE TABLE files (name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
 CREATE TABLE papers (
     rowid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, rank TEXT NOT NULL,
-    title TEXT NOT NULL, authors TEXT NOT NULL, abstract TEXT NOT NULL, venue TEXT NOT NULL,
-    year INTEGER, url TEXT NOT NULL, presentation TEXT NOT NULL, track TEXT NOT NULL,
-    doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
+    deleted TEXT NOT NULL DEFAULT '',
+    title TEXT NOT NULL, authors TEXT NOT NULL, has_abstract INTEGER NOT NULL,
+    venue TEXT NOT NULL, year INTEGER, url TEXT NOT NULL, presentation TEXT NOT NULL,
+    track TEXT NOT NULL, doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
     title_derived INTEGER NOT NULL, added TEXT NOT NULL, pdf TEXT NOT NULL,
-    keywords TEXT NOT NULL, primary_area TEXT NOT NULL,
-    deleted TEXT NOT NULL DEFAULT ''
+    keywords TEXT NOT NULL, primary_area TEXT NOT NULL
 );
+CREATE TABLE abstracts (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 PRAGMA user_version={SCHEMA};
 """
 _UPSERT = f"""
 INSERT INTO papers (rank, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     rank = excluded.rank, title = excluded.title, authors = excluded.authors,
-    abstract = excluded.abstract, venue = excluded.venue, year = excluded.year,
+    has_abstract = excluded.has_abstract, venue = excluded.venue, year = excluded.year,
     url = excluded.url, presentation = excluded.presentation, track = excluded.track,
     doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
     title_derived = excluded.title_derived, added = excluded.added, pdf = excluded.pdf,
     keywords = excluded.keywords, primary_area = excluded.primary_area, deleted = ''
 WHERE excluded.rank >= papers.rank
 """
+#: the abstract of a paper whose line was taken (its row has the line's rank)
+_ABSTRACT = """
+INSERT OR REPLACE INTO abstracts (rowid, text)
+SELECT rowid, ?1 FROM papers WHERE id = ?2 AND rank = ?3 AND ?1 != ''
+"""
+_NO_ABSTRACT = """
+DELETE FROM abstracts WHERE rowid = (SELECT rowid FROM papers WHERE id = ?2 AND rank = ?3)
+AND ?1 = ''
+"""
 #: a paper deleted (to the trash, or purged): its row kept, marked; one the index has
 #: not seen yet gets an empty row, no title and no abstract, which no paper has (its
 #: line, of an earlier stamp, fills it then)
 _DELETE = f"""
 INSERT INTO papers (rank, {_COLUMNS}, deleted)
-VALUES (?, ?, '', '', '', '', NULL, '', '', '', '', '', '', 0, '', '', '', '', ?)
+VALUES (?, ?, '', '', 0, '', NULL, '', '', '', '', '', '', 0, '', '', '', '', ?)
 ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, deleted = excluded.deleted
 WHERE excluded.rank >= papers.rank
 """
 #: the line of a paper of an earlier stamp than its deletion: its fields, still deleted
 _FILL = f"""
 UPDATE papers SET ({_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-WHERE id = ? AND title = '' AND abstract = '' AND deleted != '' AND rank > ?
+WHERE id = ? AND title = '' AND has_abstract = 0 AND deleted != '' AND rank > ?
+RETURNING rowid
 """
-_EMPTY = "SELECT id FROM papers WHERE title = '' AND abstract = '' AND deleted != ''"
+_EMPTY = "SELECT id FROM papers WHERE title = '' AND has_abstract = 0 AND deleted != ''"
+#: the fields of a Paper, in order (as _COLUMNS names them)
+_FIELDS = tuple(_COLUMNS.split(", "))
 #: between the authors of a paper in its row
 AUTHORS_SEP = "\x1f"
-#: rows read per fetch while loading
-FETCH_ROWS = 5_000
+#: bytes the write-ahead log is cut back to (a whole import passes through it)
+WAL_LIMIT = 64 << 20
+#: papers of a file written per statement as it is taken in
+TAKE_PART = 1_000
 #: ids looked up per query when fetching abstracts
 FETCH_IDS = 500
 #: a library whose catalogue files weigh less than this is indexed in memory at each
@@ -80,11 +101,36 @@ FETCH_IDS = 500
 SMALL_LIBRARY_BYTES = 1 << 20
 
 
+def _listed(abstracts: bool) -> str:
+    """The columns of a Paper's fields of papers (as p), its abstract read (from
+    abstracts, as a) only if `abstracts`."""
+    columns = ", ".join(f"p.{name}" for name in _FIELDS)
+    return columns.replace("p.has_abstract", "coalesce(a.text, '')") if abstracts else columns
+
+
+#: what _listed() reads from
+_FROM = "papers AS p LEFT JOIN abstracts AS a ON a.rowid = p.rowid"
+
+
+def _paper(row: tuple[Any, ...]) -> Paper:
+    """The Paper of a row of _listed()'s columns (an abstract not read: NOT_LOADED)."""
+    (pid, title, authors, abstract, venue, year, url, presentation, track, doi, arxiv,
+     source, derived, added, pdf, keywords, area) = row  # fmt: skip
+    if not isinstance(abstract, str):
+        abstract = NOT_LOADED if abstract else ""
+    sep = AUTHORS_SEP
+    return Paper(
+        pid, title, tuple(authors.split(sep)) if authors else (), abstract, venue, year, url,
+        presentation, track, doi, arxiv, source, bool(derived), added, pdf,
+        tuple(keywords.split(sep)) if keywords else (), area,
+    )  # fmt: skip
+
+
 def _rows(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
     sep = AUTHORS_SEP
     for p in papers:
         yield (
-            rank, p.id, p.title, sep.join(p.authors), p.abstract, p.venue, p.year, p.url,
+            rank, p.id, p.title, sep.join(p.authors), int(p.abstract != ""), p.venue, p.year, p.url,
             p.presentation, p.track, p.doi, p.arxiv, p.source, int(p.title_derived), p.added,
             p.pdf, sep.join(p.keywords), p.primary_area,
         )  # fmt: skip
@@ -159,6 +205,7 @@ class CatalogueDB:
             db.close()
             raise
         db.execute("PRAGMA synchronous=OFF")  # a cache: a torn one fails its check
+        db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
         # the whole file is read (~0.2 s at 100k papers, ~4 s at 1M): on a thread of its
         # own while load() reads the papers, which it then trusts only if this says ok
         pool = ThreadPoolExecutor(1, thread_name_prefix="catalogue check")
@@ -171,6 +218,8 @@ class CatalogueDB:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=OFF")
+            # (the write-ahead log of a big import is cut back once copied in)
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA_SQL} COMMIT;")
         except BaseException:
             db.close()
@@ -202,28 +251,29 @@ class CatalogueDB:
 
     # -- keeping in step --------------------------------------------------------
 
-    def load(self, folder: Path, problems: list[str]) -> list[Paper]:
-        """sync(), then papers(): the index found in the cache folder is checked
-        (PRAGMA quick_check) while the papers are read, and they are kept only if it
-        is sound; a damaged one is set aside and made anew, and read again."""
+    def load(self, folder: Path, problems: list[str]) -> PaperTable:
+        """sync(), then the papers as a table read from here: the index found in the
+        cache folder is checked (PRAGMA quick_check) while their ids are read, and
+        they are kept only if it is sound; a damaged one is set aside and made anew,
+        and read again."""
         self.sync(folder, problems)
         try:
-            papers = self.papers()
+            ids = self.ids()
         except sqlite3.DatabaseError as exc:  # (damaged: the check says so too)
-            papers, failure = [], str(exc)
+            ids, failure = [], str(exc)
         else:
             failure = ""
         failure = self._checked() or failure
-        if not failure:
-            return papers
-        del papers
-        with self._mutex, self._reading:
-            self._close_reader()
-            if self._db is not None:
-                self._db.close()
-            self._db = self._open_again(sqlite3.DatabaseError(failure))
-        self.sync(folder, problems)
-        return self.papers()
+        if failure:
+            del ids
+            with self._mutex, self._reading:
+                self._close_reader()
+                if self._db is not None:
+                    self._db.close()
+                self._db = self._open_again(sqlite3.DatabaseError(failure))
+            self.sync(folder, problems)
+            ids = self.ids()
+        return PaperTable(ids, self)
 
     def _checked(self) -> str:
         """What the check of the file found wrong ("" if nothing, or if not checked)."""
@@ -284,16 +334,27 @@ class CatalogueDB:
             # the papers deleted before their line came (by a file of a later stamp):
             # rows without fields, which their lines fill (in one pass over the papers)
             empty = {pid for (pid,) in db.execute(_EMPTY)}
-            filling: list[tuple[object, ...]] = []
-
-            def rows() -> Iterator[tuple[object, ...]]:
-                for row in _rows(rank, papers_file.papers):
-                    if row[1] in empty:
-                        filling.append((*row[1:], row[1], rank))
-                    yield row
-
-            db.executemany(_UPSERT, rows())
-            db.executemany(_FILL, filling)
+            filling: list[Paper] = []
+            part: list[Paper] = []
+            for paper in chain(papers_file.papers, [None]):
+                if paper is not None:
+                    part.append(paper)
+                    if len(part) < TAKE_PART:
+                        continue
+                db.executemany(_UPSERT, _rows(rank, part))
+                texts = [(p.abstract, p.id, rank) for p in part]
+                db.executemany(_ABSTRACT, texts)
+                db.executemany(_NO_ABSTRACT, texts)
+                filling += (p for p in part if p.id in empty)
+                part = []
+            for paper in filling:
+                (row,) = _rows(rank, [paper])
+                filled = db.execute(_FILL, (*row[1:], paper.id, rank)).fetchone()
+                if filled is not None and paper.abstract:
+                    db.execute(
+                        "INSERT OR REPLACE INTO abstracts VALUES (?, ?)",
+                        (filled[0], paper.abstract),
+                    )
             db.executemany(_DELETE, ((rank, pid, how) for pid, how in papers_file.deleted.items()))
             db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", (papers_file.name, *stat))
             db.execute("COMMIT")
@@ -307,84 +368,59 @@ class CatalogueDB:
         """Every paper, in the order they entered the index (`deleted`: those in the
         trash, paper_files.TRASH, instead): as the library lists them, each abstract
         models.NOT_LOADED (or "", none), unless `abstracts`."""
-        abstract = "abstract" if abstracts else "abstract != ''"
         with self._mutex:
             cursor = self._connection().execute(
-                f"SELECT {_COLUMNS.replace('abstract', abstract)} FROM papers"
-                " WHERE deleted = ? AND title != '' ORDER BY rowid",
+                f"SELECT {_listed(abstracts)} FROM {_FROM}"
+                " WHERE p.deleted = ? AND p.title != '' ORDER BY p.rowid",
                 (deleted,),
             )
-            papers: list[Paper] = []
-            sep = AUTHORS_SEP
-            pool: dict[object, object] = {}
-            share = pool.setdefault  # (values that repeat from paper to paper: kept once)
-            while rows := cursor.fetchmany(FETCH_ROWS):
-                papers.extend(
-                    paper_from_row(
-                        (
-                            i,
-                            t,
-                            tuple(a.split(sep)) if a else (),
-                            text if abstracts else NOT_LOADED if text else "",
-                            share(venue, venue),
-                            share(year, year),
-                            url,
-                            share(presentation, presentation),
-                            share(track, track),
-                            doi,
-                            arxiv,
-                            share(source, source),
-                            bool(d),
-                            share(added, added),
-                            pdf,
-                            tuple(k.split(sep)) if k else (),
-                            share(area, area),
-                        )  # fmt: skip
-                    )
-                    for (
-                        i,
-                        t,
-                        a,
-                        text,
-                        venue,
-                        year,
-                        url,
-                        presentation,
-                        track,
-                        doi,
-                        arxiv,
-                        source,
-                        d,
-                        added,
-                        pdf,
-                        k,
-                        area,
-                    ) in rows  # fmt: skip
-                )
-            return papers
+            return [_paper(row) for row in cursor]
+
+    def rows(self, ids: Sequence[str]) -> dict[str, Paper]:
+        """The papers of `ids` (not deleted) as the library lists them, by id; an id
+        the index does not hold is left out. From any thread, as abstracts()."""
+        found = self._by_id(_listed(False), ids, "AND p.deleted = ''")
+        return {p.id: p for p in map(_paper, found)}
+
+    def column(self, field: str) -> Iterator[tuple[str, Any]]:
+        """(id, value of `field`) of every paper (not deleted): a field of Paper, or
+        "abstract" (NOT_LOADED if it has one, else ""). From any thread."""
+        name = "has_abstract" if field == "abstract" else field
+        if name not in _FIELDS:
+            raise ValueError(f"not a column: {field!r}")
+        with self._reading:
+            db = self._read_connection() or self._connection()
+            rows = db.execute(
+                f"SELECT id, {name} FROM papers WHERE deleted = '' AND title != ''"
+            ).fetchall()
+        if field == "authors":
+            return ((pid, tuple(a.split(AUTHORS_SEP)) if a else ()) for pid, a in rows)
+        if field == "abstract":
+            return ((pid, NOT_LOADED if a else "") for pid, a in rows)
+        return iter(rows)
 
     def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
         """The abstracts of the papers `ids` (those in the trash too), by id; an id the
         index does not hold is left out. From any thread: while an import's worker
         writes, this reads what was there before (a file's index: a connection of its
-        own)."""
-        wanted = list(dict.fromkeys(ids))
-        found: dict[str, str] = {}
+        own; one in memory is read between the writer's rows)."""
+        return dict(self._by_id("p.id, coalesce(a.text, '')", list(dict.fromkeys(ids))))
+
+    def _by_id(self, columns: str, ids: Sequence[str], where: str = "") -> list[tuple[Any, ...]]:
+        found: list[tuple[Any, ...]] = []
         with self._reading:
-            reader = self._read_connection()
-            with contextlib.nullcontext() if reader is not None else self._mutex:
-                db = reader or self._connection()
-                for start in range(0, len(wanted), FETCH_IDS):
-                    part = wanted[start : start + FETCH_IDS]
-                    marks = ",".join("?" * len(part))
-                    found.update(
-                        db.execute(f"SELECT id, abstract FROM papers WHERE id IN ({marks})", part)
-                    )
+            db = self._read_connection() or self._connection()
+            for start in range(0, len(ids), FETCH_IDS):
+                part = ids[start : start + FETCH_IDS]
+                marks = ",".join("?" * len(part))
+                found += db.execute(
+                    f"SELECT {columns} FROM {_FROM} WHERE p.id IN ({marks}) {where}", part
+                )
         return found
 
     def _read_connection(self) -> sqlite3.Connection | None:
-        """The connection of its own abstracts() reads a file's index with (None: the
-        index is in memory, read through the one connection). Held: self._reading."""
+        """The connection of its own a file's index is read with (None: the index is
+        in memory, read through the one connection). Held: self._reading."""
         if self._reader is None and self.path is not None:
             if self._db is None:  # (made, checked or set aside first: once)
                 with self._mutex:

@@ -17,6 +17,7 @@ from reader.core import crdt, say
 from reader.core.hlc import Clock
 from reader.core.library import NOTHING_NEW, CaughtUp
 from reader.core.models import TRASH, Annotation, Paper
+from reader.core.paper_table import PaperTable
 from reader.store import journal, paper_files
 from reader.store.catalogue_db import CatalogueDB
 from reader.store.device import DEVICES_DIR, device_id
@@ -295,9 +296,10 @@ class LibraryFolder:
             return False
         return not paper_files.catalogue_files(self.folder)
 
-    def load_papers(self) -> list[Paper]:
+    def load_papers(self) -> PaperTable:
         """Every device's papers: the catalogue's index brought in step with the
-        files, then read; each abstract models.NOT_LOADED (see abstracts())."""
+        files; the papers read from it when asked for, each abstract
+        models.NOT_LOADED (see abstracts())."""
         papers = self.catalogue.load(self.folder, self.problems)
         self.problems.extend(p for p in self.catalogue.problems if p not in self.problems)
         return papers

@@ -2,8 +2,9 @@
 
 One database per library (named after where its catalogue is), holding for each
 paper its id, a digest of its searched text, and the word texts (reader.core.words)
-of its authors, title and abstract, which FTS5's ``ascii`` tokenizer splits at the
-spaces exactly as the matching in Python does. Nothing the user wrote is in it,
+of its authors, title and abstract, each with the marks of its capitalised words
+(what an acronym typed in capitals finds), which FTS5's ``ascii`` tokenizer splits
+at the spaces exactly as the matching in Python does. Nothing the user wrote is in it,
 and nothing here is trusted: every open checks the papers' digests against the
 catalogue (in steps, a slice of idle time each) and indexes what differs; a
 database that cannot be read, or was made by other rules, is moved aside and made
@@ -21,12 +22,12 @@ from pathlib import Path
 
 from reader.core import say
 from reader.core.models import Paper
-from reader.core.search_text import catalogue_key
-from reader.core.words import fts_query, word_text
+from reader.core.search_text import catalogue_words
+from reader.core.words import fts_query
 from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
 
 #: the rules the words were made by: a database of other rules is made anew
-SCHEMA = 1
+SCHEMA = 2  # (2: the marks of words that begin with capitals: reader.core.words)
 #: papers indexed per step of syncing() (~10 ms)
 STEP_PAPERS = 100
 #: papers whose digests are compared per step (their abstracts fetched: ~15 ms)
@@ -54,11 +55,6 @@ def digest(paper: Paper) -> int:
     """A digest of what the index holds of `paper` (it is indexed again if it changed)."""
     text = "\x1f".join((paper.title, "\x1e".join(paper.authors), paper.abstract))
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
-
-
-def _row(paper: Paper) -> tuple[str, str, str]:
-    authors, title, abstract = catalogue_key(paper).decode("utf-8", "surrogatepass").split("\n")
-    return word_text(authors), word_text(title), word_text(abstract)
 
 
 class SearchDB:
@@ -257,7 +253,7 @@ class SearchDB:
                 assert rowid is not None
                 db.execute(
                     "INSERT INTO words(rowid, authors, title, abstract) VALUES (?, ?, ?, ?)",
-                    (rowid, *_row(paper)),
+                    (rowid, *catalogue_words(paper)),
                 )
                 if rowid >= len(position):
                     position.extend([-1] * (rowid + 1 - len(position)))
@@ -289,7 +285,7 @@ class SearchDB:
         them all are scored: the few a search found, not the many of its broadest word.)"""
         if not terms:
             return {}
-        expression = " AND ".join(f"({fts_query(words)})" for words in terms)
+        expression = " AND ".join(f"({fts_query(words, None, COLUMNS)})" for words in terms)
         try:
             rows = self._connection().execute(
                 f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
@@ -312,7 +308,7 @@ class SearchDB:
                 self._connection()
                 .execute(
                     "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
-                    (fts_query(words, column),),
+                    (fts_query(words, column, COLUMNS),),
                 )
                 .fetchone()
             )

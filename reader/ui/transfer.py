@@ -112,8 +112,9 @@ class Transfers(QObject):
             self.message.emit(self.tr("An import is already running."))
             return
         library = self._library
-        # a copy the worker plans against: only an import changes the catalogue (one at a time)
-        existing = library.papers_by_id().copy()
+        # what the worker plans against, read there (a copy of every paper: a second at
+        # 100k papers): only an import adds papers to the catalogue (one at a time)
+        papers = library.papers_by_id()
         files = list(paths)
         names = [display_name(f.name) for f in files]
         progress = QProgressDialog("", self.tr("Cancel"), 0, 0, self._window)
@@ -128,7 +129,7 @@ class Transfers(QObject):
 
         def work(task: Task) -> PreparedImport:
             prepared = prepare_import(
-                existing,
+                papers.copy(),
                 files,
                 fmt,
                 progress=task.progress,
