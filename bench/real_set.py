@@ -101,10 +101,9 @@ def searches(library_dir: Path) -> dict[str, Any]:
     from reader.core.library import Library
     from reader.core.query import parse
     from reader.store.files import LibraryFolder
-    from reader.store.search_db import SearchDB
 
     lib = Library(LibraryFolder(library_dir))
-    index = SearchIndex(lib, SearchDB.for_library(library_dir))
+    index = SearchIndex(lib, lib.search_words())
     index.warm()
     whole = {p.id: p for p in lib.completed(lib.papers())}
     out: dict[str, Any] = {}

@@ -153,16 +153,12 @@ def paper_json(lib: Library, pid: str, *, full: bool) -> dict[str, Any]:
 
 
 def search_index(lib: Library, args: argparse.Namespace) -> SearchIndex:
-    """The search index of the library opened for `args` (its words in the cache folder)."""
+    """The search index of the library opened for `args` (its words in the catalogue's
+    index in the cache folder)."""
     from reader.core.index import SearchIndex
     from reader.store.search_db import SearchDB
 
-    words = SearchDB.for_library(args.library_folder)
-    try:
-        return SearchIndex(lib, words)
-    finally:
-        for problem in words.problems:
-            print(f"paper-reader: {problem}", file=sys.stderr)
+    return SearchIndex(lib, lib.search_words() or SearchDB.in_memory())
 
 
 def cmd_list(lib: Library, args: argparse.Namespace) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar, cast
 
@@ -58,10 +58,10 @@ class CatalogueWords(Protocol):
     record number). Errors are RuntimeErrors."""
 
     def syncing(
-        self, papers: Sequence[Paper], whole: Callable[[Sequence[Paper]], Iterator[Paper]]
+        self, ids: Sequence[str], whole: Callable[[Sequence[str]], Sequence[Paper]]
     ) -> Generator[None, None, None]:
-        """Bring the words in step with `papers` (all of them, each at its
-        position; `whole` gives some of them with their abstracts), a step per yield."""
+        """Bring the words in step with the papers of `ids` (all of them, each at its
+        position; `whole` reads some of them with their abstracts), a step per yield."""
         ...
 
     def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:
@@ -140,8 +140,13 @@ class SearchIndex:
     def _syncing(self) -> Generator[None, None, None]:
         """The catalogue's words brought in step with the records' papers (a record no
         longer a paper: one without words)."""
-        papers = self._lib.papers_in_order(self._given, placeholders=True)
-        return self._catalogue.syncing(papers, self._lib.completed)
+        return self._catalogue.syncing(self._given, self._whole)
+
+    def _whole(self, ids: Sequence[str]) -> list[Paper]:
+        """The papers of `ids` with their abstracts (a record no longer a paper's: a
+        Paper with nothing but its id)."""
+        lib = self._lib
+        return list(lib.completed(lib.papers_in_order(ids, placeholders=True)))
 
     def update(self, paper_ids: Iterable[str]) -> None:
         """Take in edits of these papers (annotations, catalogue, new papers)."""

@@ -223,6 +223,12 @@ class Library:
         that id with nothing else."""
         return self._papers.in_order(paper_ids, placeholders=placeholders)
 
+    def search_words(self) -> Any:
+        """The catalogue's words as its store keeps them for search (a CatalogueWords
+        of reader.core.index), or None if it keeps none."""
+        words = getattr(self._store, "words", None)
+        return words() if words is not None else None
+
     def written(self, paper_id: str) -> int:
         """Which of this session's catalogue writes last wrote the paper (0: none):
         a paper whose number changed was written anew (re-imported, put back)."""

@@ -11,12 +11,15 @@ same methods."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, Protocol, overload
 
 from reader.core.models import Paper
 
+#: the papers of some ids, with their abstracts (an id of no paper: a Paper of that
+#: id with nothing else), as the search's words read them (reader.core.index)
+Whole = Callable[[Sequence[str]], Sequence[Paper]]
 #: papers kept after they were read (the rows shown, a paper's neighbours)
 KEPT = 4_096
 #: papers read per query of a scan

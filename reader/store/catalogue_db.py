@@ -11,6 +11,7 @@ Nothing the user wrote is in it."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,12 +24,14 @@ from reader.core import say
 from reader.core.models import NOT_LOADED, Paper
 from reader.core.paper_table import PaperTable
 from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
+from reader.store.catalogue_words import AUTHORS_SEP, WORDS_SQL, IndexWords
 from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, scan_file
 
 #: 2: pdf, keywords and primary_area; 3: papers deleted; 4: abstracts in a table of
 #: their own (a row of papers is small: the list's columns read quickly at 1M papers)
+#: 5: the words of the papers, for full-text search (reader.store.catalogue_words)
 #: (an index of other rules is made anew)
-SCHEMA = 4
+SCHEMA = 5
 #: a Paper's fields in order, as the columns of papers hold them (the abstract: 1 if
 #: the paper has one, its text in abstracts)
 _COLUMNS = (
@@ -44,9 +47,11 @@ CREATE TABLE papers (
     venue TEXT NOT NULL, year INTEGER, url TEXT NOT NULL, presentation TEXT NOT NULL,
     track TEXT NOT NULL, doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
     title_derived INTEGER NOT NULL, added TEXT NOT NULL, pdf TEXT NOT NULL,
-    keywords TEXT NOT NULL, primary_area TEXT NOT NULL
+    keywords TEXT NOT NULL, primary_area TEXT NOT NULL,
+    worded INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE abstracts (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+{WORDS_SQL}
 PRAGMA user_version={SCHEMA};
 """
 _UPSERT = f"""
@@ -57,7 +62,8 @@ ON CONFLICT (id) DO UPDATE SET
     url = excluded.url, presentation = excluded.presentation, track = excluded.track,
     doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
     title_derived = excluded.title_derived, added = excluded.added, pdf = excluded.pdf,
-    keywords = excluded.keywords, primary_area = excluded.primary_area, deleted = ''
+    keywords = excluded.keywords, primary_area = excluded.primary_area, deleted = '',
+    worded = 0
 WHERE excluded.rank >= papers.rank
 """
 #: the abstract of a paper whose line was taken (its row has the line's rank)
@@ -75,7 +81,7 @@ AND ?1 = ''
 _DELETE = f"""
 INSERT INTO papers (rank, {_COLUMNS}, deleted)
 VALUES (?, ?, '', '', 0, '', NULL, '', '', '', '', '', '', 0, '', '', '', '', ?)
-ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, deleted = excluded.deleted
+ON CONFLICT (id) DO UPDATE SET rank = excluded.rank, deleted = excluded.deleted, worded = 0
 WHERE excluded.rank >= papers.rank
 """
 #: the line of a paper of an earlier stamp than its deletion: its fields, still deleted
@@ -87,8 +93,6 @@ RETURNING rowid
 _EMPTY = "SELECT id FROM papers WHERE title = '' AND has_abstract = 0 AND deleted != ''"
 #: the fields of a Paper, in order (as _COLUMNS names them)
 _FIELDS = tuple(_COLUMNS.split(", "))
-#: between the authors of a paper in its row
-AUTHORS_SEP = "\x1f"
 #: bytes the write-ahead log is cut back to (a whole import passes through it)
 WAL_LIMIT = 64 << 20
 #: papers of a file written per statement as it is taken in
@@ -306,7 +310,10 @@ class CatalogueDB:
         on_disk = catalogue_files(folder)
         known = {name: (size, mtime) for name, size, mtime in db.execute("SELECT * FROM files")}
         if any(on_disk.get(name) != stat for name, stat in known.items()):
-            db.executescript("BEGIN IMMEDIATE; DELETE FROM papers; DELETE FROM files; COMMIT;")
+            db.executescript(
+                "BEGIN IMMEDIATE; DELETE FROM papers; DELETE FROM abstracts; DELETE FROM words;"
+                " DELETE FROM files; COMMIT;"
+            )
             known = {}
         # each file looked over (its stamp: the order they are taken in), then its papers
         # read as they are taken: never a file's papers all in memory at once
@@ -362,6 +369,30 @@ class CatalogueDB:
             db.execute("ROLLBACK")
             raise
 
+    # -- the words (reader.store.catalogue_words) --------------------------------
+
+    def words(self) -> IndexWords:
+        """The papers' words, for the search index (reader.core.index)."""
+        return IndexWords(self)
+
+    @contextlib.contextmanager
+    def writing(self, wait: bool = True) -> Iterator[sqlite3.Connection | None]:
+        """The connection, held for writing (None: another thread writes, and not
+        `wait`)."""
+        if not self._mutex.acquire(blocking=wait):
+            yield None
+            return
+        try:
+            yield self._connection()
+        finally:
+            self._mutex.release()
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """A connection to read with, from any thread (see abstracts())."""
+        with self._reading:
+            yield self._read_connection() or self._connection()
+
     # -- reading ----------------------------------------------------------------
 
     def papers(self, deleted: str = "", *, abstracts: bool = False) -> list[Paper]:
@@ -371,7 +402,7 @@ class CatalogueDB:
         with self._mutex:
             cursor = self._connection().execute(
                 f"SELECT {_listed(abstracts)} FROM {_FROM}"
-                " WHERE p.deleted = ? AND p.title != '' ORDER BY p.rowid",
+                " WHERE p.deleted = ? AND (p.title != '' OR p.has_abstract) ORDER BY p.rowid",
                 (deleted,),
             )
             return [_paper(row) for row in cursor]
@@ -390,9 +421,7 @@ class CatalogueDB:
             raise ValueError(f"not a column: {field!r}")
         with self._reading:
             db = self._read_connection() or self._connection()
-            rows = db.execute(
-                f"SELECT id, {name} FROM papers WHERE deleted = '' AND title != ''"
-            ).fetchall()
+            rows = db.execute(f"SELECT id, {name} FROM papers WHERE deleted = ''").fetchall()
         if field == "authors":
             return ((pid, tuple(a.split(AUTHORS_SEP)) if a else ()) for pid, a in rows)
         if field == "abstract":
@@ -435,7 +464,7 @@ class CatalogueDB:
         """The ids of papers(), in its order (without reading the papers)."""
         with self._mutex:
             found = self._connection().execute(
-                "SELECT id FROM papers WHERE deleted = '' AND title != '' ORDER BY rowid"
+                "SELECT id FROM papers WHERE deleted = '' ORDER BY rowid"
             )
             return [pid for (pid,) in found]
 

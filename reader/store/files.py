@@ -20,6 +20,7 @@ from reader.core.models import TRASH, Annotation, Paper
 from reader.core.paper_table import PaperTable
 from reader.store import journal, paper_files
 from reader.store.catalogue_db import CatalogueDB
+from reader.store.catalogue_words import IndexWords
 from reader.store.device import DEVICES_DIR, device_id
 from reader.store.devices import EMPTY, Others, conflict_copies, join_into, join_tables
 from reader.store.journal import JOURNAL_FILE, DamagedJournal, Journal, decode, replayed
@@ -303,6 +304,10 @@ class LibraryFolder:
         papers = self.catalogue.load(self.folder, self.problems)
         self.problems.extend(p for p in self.catalogue.problems if p not in self.problems)
         return papers
+
+    def words(self) -> IndexWords:
+        """The papers' words in the catalogue's index, for search."""
+        return self.catalogue.words()
 
     def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
         """The abstracts of papers `ids` (load_papers() lists papers without them), by

@@ -234,17 +234,12 @@ def build(
 
 
 def _search_index(opened: OpenedLibrary, window: MainWindow) -> Generator[None, None, SearchIndex]:
-    """The search index of the opened library made in parts, the catalogue's words
-    kept in the cache folder (made after the first paint by its idle steps, or by the
-    first search or facet count); what goes wrong with them is told in the status bar."""
+    """The search index of the opened library made in parts, the catalogue's words in
+    its index in the cache folder (worded after the first paint by its idle steps, or
+    by the first search or facet count)."""
     from reader.core.index import SearchIndex
-    from reader.store.search_db import SearchDB
 
-    def tell(problem: str) -> None:
-        window.statusBar().showMessage(plain.one_line(problem), 15_000)
-
-    words = SearchDB.for_library(opened.folder.folder, tell)
-    return SearchIndex.in_steps(opened.library, words)
+    return SearchIndex.in_steps(opened.library, opened.folder.words())
 
 
 def _later_steps(app: App, preview_held: bool) -> Iterator[None]:

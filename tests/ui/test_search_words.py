@@ -7,7 +7,8 @@ import threading
 
 from reader.core.query import parse
 from reader.core.search_text import make_record
-from reader.store.search_db import SearchDB
+from reader.store import catalogue_db
+from reader.store.catalogue_words import IndexWords
 
 
 def _reference(library, text):
@@ -19,15 +20,19 @@ def _reference(library, text):
     ]
 
 
-def test_typed_words_are_found_off_the_gui_thread_and_shown(qtbot, app, monkeypatch):
+def test_typed_words_are_found_off_the_gui_thread_and_shown(qtbot, make_app, monkeypatch):
+    # (a library of a few papers is indexed in memory and searched on the GUI thread:
+    # this one's index is a file, as a big library's is)
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    app = make_app()
     where: list[str] = []
-    find = SearchDB.find
+    find = IndexWords.find
 
     def spied(self, words, column=None):
         where.append(threading.current_thread().name)
         return find(self, words, column)
 
-    monkeypatch.setattr(SearchDB, "find", spied)
+    monkeypatch.setattr(IndexWords, "find", spied)
     sidebar, library = app.window.sidebar, app.controller.library
     qtbot.waitUntil(lambda: sidebar.prepare_search(), timeout=10_000)
     sidebar.search.setFocus()

@@ -14,7 +14,8 @@ from reader.core.models import Annotation, Highlight, Paper
 from reader.core.query import parse
 from reader.core.search_text import make_record, mark_spans
 from reader.core.words import MARK, is_acronym, marks
-from reader.store import search_db
+from reader.store import catalogue_db
+from reader.store.files import LibraryFolder
 from reader.store.search_db import SearchDB
 from tests.helpers.libraries import MemoryStore
 
@@ -36,10 +37,16 @@ NOTES = [
 ]
 
 
-def _found(text, papers=PAPERS, notes=NOTES, db=None):
-    """What the index finds for `text`, checked against the one-paper reference."""
-    lib = Library(MemoryStore(papers, notes))
-    index = SearchIndex(lib, db or SearchDB.in_memory())
+def _found(text, papers=PAPERS, notes=NOTES, folder=None):
+    """What the index finds for `text`, checked against the one-paper reference (the
+    papers in memory, or in a library `folder`: their words in its catalogue's index)."""
+    if folder is None:
+        lib = Library(MemoryStore(papers, notes))
+    else:
+        lib = Library(LibraryFolder(folder))
+        lib.add_papers(papers)
+        lib.fill_if_empty(notes)
+    index = SearchIndex(lib, lib.search_words() or SearchDB.in_memory())
     query = parse(text)
     found = index.filter(query)
     reference = [p.id for p in papers if query.matches(make_record(p, lib.annotation(p.id)))]
@@ -112,20 +119,24 @@ def test_a_phrase_asks_for_its_acronyms_in_the_same_part():
     assert _found('title:"AUC maximization"', papers, notes) == ["same"]
 
 
-def test_in_a_database_file(tmp_path):
-    db = SearchDB(tmp_path / "words.sqlite3")
-    assert _found("AUC", db=db) == ["auc", "aucs", "world"]
+def test_in_the_catalogues_index_in_a_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    assert _found("AUC", folder=tmp_path / "library") == ["auc", "aucs", "world"]
 
 
-def test_an_index_made_by_the_old_rules_is_made_anew(tmp_path):
-    """An index without marks (version 1) would find no acronym: it is set aside."""
-    path = tmp_path / "words.sqlite3"
+def test_an_index_made_by_the_old_rules_is_made_anew(tmp_path, monkeypatch):
+    """A catalogue's index of the version before its words (4) would find nothing: it
+    is set aside and made anew."""
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    folder = tmp_path / "library"
+    path = LibraryFolder(folder).catalogue.path
+    assert path is not None
+    path.parent.mkdir(parents=True, exist_ok=True)
     old = sqlite3.connect(path)
-    old.executescript(search_db._SCHEMA_SQL + "PRAGMA user_version=1;")
+    old.executescript("CREATE TABLE papers (id TEXT); PRAGMA user_version=4;")
     old.close()
-    told: list[str] = []
-    assert _found("AUC", db=SearchDB(path, told.append)) == ["auc", "aucs", "world"]
-    assert told and "made anew" in told[0]
+    assert _found("AUC", folder=folder) == ["auc", "aucs", "world"]
+    assert list(path.parent.glob(path.name + ".damaged-*"))
 
 
 @pytest.mark.parametrize(

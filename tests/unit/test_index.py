@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import string
 
@@ -17,13 +18,28 @@ from reader.core.library import Library
 from reader.core.models import Annotation, Highlight, Paper, Status
 from reader.core.query import parse
 from reader.core.search_text import make_record, with_symbols
-from reader.store import search_db
+from reader.store import catalogue_db, search_db
+from reader.store import catalogue_words as catalogue_words_module
+from reader.store.catalogue_words import IndexWords
+from reader.store.files import LibraryFolder
 from reader.store.search_db import SearchDB
 from tests.helpers.libraries import MemoryStore
 
+#: makes a library folder in "file" mode (see `mode`); None: libraries in memory
+_FOLDERS = {"make": None}
+
 
 def make_library(papers, annotations=()):
-    return Library(MemoryStore(papers, annotations))
+    """A library of `papers`: in memory, or (in "file" mode) a library folder whose
+    catalogue's index, with its words, is a file."""
+    make = _FOLDERS["make"]
+    if make is None:
+        return Library(MemoryStore(papers, annotations))
+    lib = Library(LibraryFolder(make()))
+    lib.add_papers(papers)
+    if annotations:
+        lib.fill_if_empty(annotations)
+    return lib
 
 
 def reference(lib, text, ids=None):
@@ -36,32 +52,29 @@ def reference(lib, text, ids=None):
     return [
         pid
         for pid in ids
-        if pid in lib and query.matches(make_record(lib.paper(pid), lib.annotation(pid)))
+        if pid in lib and query.matches(make_record(lib.full_paper(pid), lib.annotation(pid)))
     ]
-
-
-#: makes the catalogue's words of an index (the `mode` fixture changes it)
-_WORDS = {"make": SearchDB.in_memory}
 
 
 @pytest.fixture(params=["memory", "file"])
 def mode(request, monkeypatch, tmp_path):
-    """Each test runs with the catalogue's words in a database in memory, and in a
-    file (a new one for each index)."""
+    """Each test runs with papers in memory (their words in a database in memory), and
+    in a library folder (their words in the catalogue's index, a file: a new one for
+    each library)."""
     if request.param == "file":
         made = itertools.count()
-        monkeypatch.setitem(
-            _WORDS, "make", lambda: SearchDB(tmp_path / f"words-{next(made)}.sqlite3")
-        )
+        monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+        monkeypatch.setitem(_FOLDERS, "make", lambda: tmp_path / f"library-{next(made)}")
     return request.param
 
 
-def catalogue_words():
-    return _WORDS["make"]()
+def catalogue_words(lib):
+    """The catalogue's words as the library's store keeps them (else in memory)."""
+    return lib.search_words() or SearchDB.in_memory()
 
 
 def make_index(lib):
-    index = SearchIndex(lib, catalogue_words())
+    index = SearchIndex(lib, catalogue_words(lib))
     assert index.warm()
     return index
 
@@ -142,7 +155,7 @@ def test_an_index_made_in_parts_finds_what_one_made_at_once_does(monkeypatch):
     # made in several parts; what is checked is what the two indexes find
     monkeypatch.setattr(index_module, "MAKE_PART", 1)
     lib = make_library(PAPERS, ANNOTATIONS)
-    making, parts = SearchIndex.in_steps(lib, catalogue_words()), 0
+    making, parts = SearchIndex.in_steps(lib, catalogue_words(lib)), 0
     while True:
         try:
             next(making)
@@ -236,7 +249,8 @@ def test_new_and_changed_papers_are_seen(mode):
 
 def test_warming_in_slices_while_papers_change(mode, monkeypatch):
     monkeypatch.setattr(search_db, "STEP_PAPERS", 7)
-    monkeypatch.setattr(search_db, "DIGEST_STEP", 50)
+    monkeypatch.setattr(catalogue_words_module, "STEP_ROWS", 7)
+    monkeypatch.setattr(catalogue_words_module, "POSITION_STEP", 50)
     papers = [
         Paper(
             f"p{i}",
@@ -247,7 +261,7 @@ def test_warming_in_slices_while_papers_change(mode, monkeypatch):
         for i in range(300)
     ]
     lib = Library(MemoryStore(papers))
-    index = SearchIndex(lib, catalogue_words())
+    index = SearchIndex(lib, catalogue_words(lib))
     lib.subscribe(lambda change: index.update(change.paper_ids))
     queries_ = [
         "diffusion",
@@ -281,6 +295,7 @@ def test_catalogue_edits_while_and_after_the_words_are_brought_in_step(mode, mon
     and after: their old words are found no more, their new ones are (many, as an
     import's, in steps of prepare(): a search meanwhile does the rest first)."""
     monkeypatch.setattr(search_db, "STEP_PAPERS", 7)
+    monkeypatch.setattr(catalogue_words_module, "STEP_ROWS", 7)
     monkeypatch.setattr(index_module, "REWORD_AT_ONCE", 3)
     papers = [
         Paper(
@@ -292,7 +307,7 @@ def test_catalogue_edits_while_and_after_the_words_are_brought_in_step(mode, mon
         for i in range(100)
     ]
     lib = Library(MemoryStore(papers))
-    index = SearchIndex(lib, catalogue_words())
+    index = SearchIndex(lib, catalogue_words(lib))
     lib.subscribe(lambda change: index.update(change.paper_ids))
     texts = [
         "diffusion",
@@ -340,41 +355,19 @@ def _sql(path, script):
         db.executescript(script)
 
 
-def test_an_index_file_that_cannot_be_used_is_set_aside_and_made_anew(tmp_path):
-    """Garbage, another program's database, one made by other rules, and a folder
-    that cannot be written: the search finds what the reference does, and says so."""
-
-    cases = {
-        "garbage": lambda path: path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000),
-        "other": lambda path: _sql(path, "CREATE TABLE x(y);"),
-        "rules": lambda path: _sql(path, f"PRAGMA user_version={search_db.SCHEMA + 1}"),
-    }
-    for name, spoil in cases.items():
-        path = tmp_path / name / "words.sqlite3"
-        path.parent.mkdir()
-        spoil(path)
-        before = path.read_bytes()
-        lib = make_library(PAPERS, ANNOTATIONS)
-        db = SearchDB(path)
-        index = SearchIndex(lib, db)
-        for text in ("diffusion", '"flow matching"', "author:zoe", "Theta", "title:rocktaschel"):
-            assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), name
-        assert "moved aside" in " ".join(db.problems), name
-        (aside,) = path.parent.glob("words.sqlite3.damaged-*")
-        assert aside.read_bytes() == before, name  # kept as it was, not deleted
-        db.close()
-    (tmp_path / "file").write_text("a file where the folder would be")
-    lib = make_library(PAPERS, ANNOTATIONS)
-    db = SearchDB(tmp_path / "file" / "search" / "words.sqlite3")
-    index = SearchIndex(lib, db)
-    assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
-    assert "kept in memory" in " ".join(db.problems)
+def _file_library(tmp_path, monkeypatch, papers=PAPERS, name="library"):
+    """A library folder of `papers` whose catalogue's index is a file, and its path."""
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    store = LibraryFolder(tmp_path / name)
+    lib = Library(store)
+    lib.add_papers(papers)
+    assert store.catalogue.path is not None
+    return lib, store.catalogue.path
 
 
-def test_an_index_damaged_while_open_is_made_anew(tmp_path):
-    lib = make_library(PAPERS, ANNOTATIONS)
-    path = tmp_path / "words.sqlite3"
-    index = SearchIndex(lib, SearchDB(path))
+def test_words_damaged_while_open_are_made_anew(tmp_path, monkeypatch):
+    lib, path = _file_library(tmp_path, monkeypatch)
+    index = SearchIndex(lib, catalogue_words(lib))
     assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
 
     _sql(path, "DROP TABLE words")  # another program empties it under us
@@ -382,25 +375,37 @@ def test_an_index_damaged_while_open_is_made_anew(tmp_path):
     assert index.filter(parse("Theta"), lib.paper_ids()) == ["kd"]
 
 
-def test_a_second_open_takes_the_words_in_step_and_mends_what_changed(tmp_path):
-    """The words of an earlier open are kept: papers changed, added or gone since are
-    indexed again or dropped, the rest is not read again."""
-    path = tmp_path / "words.sqlite3"
-    SearchIndex(make_library(PAPERS, ANNOTATIONS), SearchDB(path)).warm()
+def test_a_second_open_words_only_what_was_written_since(tmp_path, monkeypatch):
+    """The words of an earlier open are kept: papers written anew, added or gone since
+    are worded again or dropped, the rest is not read again."""
     import dataclasses
 
-    changed = [
-        dataclasses.replace(PAPERS[0], title="Quokka distillation"),
-        *PAPERS[1:3],
-        Paper("new", "Quokka networks", ("A B",), "", "", 2020),
-    ]  # k2 gone
-    lib = make_library(changed, ANNOTATIONS)
-    db = SearchDB(path)
-    index = SearchIndex(lib, db)
+    lib, path = _file_library(tmp_path, monkeypatch)
+    SearchIndex(lib, catalogue_words(lib)).warm()
+    folder = tmp_path / "library"
+    again = Library(LibraryFolder(folder))
+    again.add_papers(
+        [
+            dataclasses.replace(PAPERS[0], title="Quokka distillation"),
+            Paper("new", "Quokka networks", ("A B",), "", "", 2020),
+        ]
+    )
+    again.delete_papers(["k2"])
+    unworded = _sql_rows(path, "SELECT id FROM papers WHERE worded = 0 ORDER BY id")
+    assert unworded == [("k2",), ("kd",), ("new",)]  # (k2: its words to drop)
+    lib = Library(LibraryFolder(folder))
+    index = SearchIndex(lib, catalogue_words(lib))
     for text in ("quokka", "knowledge", "k2vae", "title:distillation", "flow"):
         assert index.filter(parse(text), lib.paper_ids()) == reference(lib, text), text
-    rows = db._connection().execute("SELECT count(*) FROM papers").fetchone()[0]
-    assert rows == 4 and not db.problems
+    assert _sql_rows(path, "SELECT count(*) FROM papers WHERE worded = 0") == [(0,)]
+    assert _sql_rows(path, "SELECT count(*) FROM words") == [(len(lib),)]
+
+
+def _sql_rows(path, query):
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return db.execute(query).fetchall()
 
 
 def test_what_the_user_wrote_is_found_before_any_warming():
@@ -408,7 +413,7 @@ def test_what_the_user_wrote_is_found_before_any_warming():
     counts and an edit straight after opening all see them."""
     for first in ("search", "count", "tally", "edit"):
         lib = make_library(PAPERS, ANNOTATIONS)
-        index = SearchIndex(lib, catalogue_words())
+        index = SearchIndex(lib, catalogue_words(lib))
         lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
         if first == "count":
             assert index.count_status(lib.paper_ids(), Status.READ) == 1
@@ -431,7 +436,7 @@ def test_annotations_taken_in_a_slice_at_a_time_and_edits_between_slices(monkeyp
     monkeypatch.setattr(user_texts, "SETTLE_CHUNK", 1)
     for edit in ("note", "tags", "status"):
         lib = make_library(PAPERS, ANNOTATIONS)
-        index = SearchIndex(lib, catalogue_words())
+        index = SearchIndex(lib, catalogue_words(lib))
         lib.subscribe(lambda change, index=index: index.update(change.paper_ids))
         assert not index.prepare(deadline=0)  # one annotation taken in, others left
         pending = [a.paper_id for a in ANNOTATIONS if not a.is_empty]
@@ -464,7 +469,7 @@ def test_tallies_follow_edits_of_what_the_user_wrote_and_of_the_catalogue():
     import dataclasses
 
     lib = make_library(PAPERS, ANNOTATIONS)
-    index = SearchIndex(lib, catalogue_words())
+    index = SearchIndex(lib, catalogue_words(lib))
     lib.subscribe(lambda change: index.update(change.paper_ids))
     ids = lib.paper_ids()
     assert index.tally(ids, "venue") == {"ICML 2025": 1, "NeurIPS 2023": 1, "ICLR": 1}
@@ -818,9 +823,8 @@ def test_tag_nodes_hold_each_records_tags_and_their_parents(tagged):
 def test_words_found_on_a_thread_of_their_own_are_what_filter_would_find(tmp_path, monkeypatch):
     import threading
 
-    lib = make_library(PAPERS, ANNOTATIONS)
-    db = SearchDB(tmp_path / "words.sqlite3")
-    index = SearchIndex(lib, db)
+    lib, _path = _file_library(tmp_path, monkeypatch)
+    index = SearchIndex(lib, catalogue_words(lib))
     lib.subscribe(lambda change: index.update(change.paper_ids))
     assert index.fetch_words([("diffusion", None)]) is None  # not in step yet
     assert index.warm()
@@ -831,13 +835,13 @@ def test_words_found_on_a_thread_of_their_own_are_what_filter_would_find(tmp_pat
         key=str,
     )
     where = []
-    find = SearchDB.find
+    find = IndexWords.find
 
     def spied(self, words, column=None):
         where.append(threading.current_thread() is threading.main_thread())
         return find(self, words, column)
 
-    monkeypatch.setattr(SearchDB, "find", spied)
+    monkeypatch.setattr(IndexWords, "find", spied)
     assert index.take_words(index.fetch_words(wanted).result())
     assert where and not any(where)  # looked up off the main thread
     assert index.words_wanted(parse(text)) == []

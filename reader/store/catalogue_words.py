@@ -1,0 +1,244 @@
+"""The catalogue's words in SQLite FTS5, in the catalogue's own index (catalogue_db).
+
+Beside each paper's row, the word texts (reader.core.words) of its authors, title
+and abstract, each with the marks of its capitalised words (what an acronym typed in
+capitals finds), which FTS5's ``ascii`` tokenizer splits at the spaces exactly as the
+matching in Python does. A row the catalogue writes (a paper imported, changed,
+deleted) is marked unworded, and its words are made anew by the next step of
+syncing() or by update(): the index is searchable as soon as its unworded rows are
+worded, without reading anything else again. The search index (reader.core.index)
+knows a paper by its position; this keeps each row's position."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from array import array
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from reader.core.models import Paper
+from reader.core.paper_table import Whole
+from reader.core.search_text import catalogue_words
+from reader.core.words import fts_query
+
+if TYPE_CHECKING:
+    from reader.store.catalogue_db import CatalogueDB
+
+_WORDS_TABLE = (
+    "CREATE VIRTUAL TABLE words"
+    " USING fts5(authors, title, abstract, tokenize='ascii', prefix='1 2')"
+)
+#: part of the catalogue's schema (catalogue_db.SCHEMA)
+WORDS_SQL = f"CREATE INDEX unworded ON papers(rowid) WHERE worded = 0; {_WORDS_TABLE};"
+COLUMNS = ("authors", "title", "abstract")
+#: how much more a word in the authors or the title weighs than one in the abstract
+AUTHORS_WEIGHT = 3.0
+TITLE_WEIGHT = 5.0
+#: between the authors of a paper in its row (as catalogue_db writes them)
+AUTHORS_SEP = "\x1f"
+#: rows worded per step of syncing() (~10-20 ms)
+STEP_ROWS = 200
+#: rows whose positions are read per step of syncing()
+POSITION_STEP = 20_000
+#: the rows to word: their text, and whether they are a paper's now
+_UNWORDED = """
+SELECT p.rowid, p.id, p.deleted = '', p.title, p.authors, coalesce(a.text, '')
+FROM papers AS p LEFT JOIN abstracts AS a ON a.rowid = p.rowid
+WHERE p.worded = 0 LIMIT ?
+"""
+
+
+class WordsError(RuntimeError):
+    """The words could not be read or written."""
+
+
+class IndexWords:
+    """The catalogue's words (reader.core.index.CatalogueWords) in its index."""
+
+    def __init__(self, catalogue: CatalogueDB, source: IndexWords | None = None) -> None:
+        self._catalogue = catalogue
+        #: each row's position (-1: none), by rowid
+        self._position = array("q")
+        #: the words a reader() was made from, and the reader's own connection
+        self._source = source
+        self._db: sqlite3.Connection | None = None
+        #: the words could not be read: the next syncing() makes them anew
+        self._remake = False
+
+    def reader(self) -> IndexWords | None:
+        """A twin for another thread: a connection of its own to the same file,
+        reading only, with this one's positions (None for an index in memory)."""
+        if self._catalogue.path is None:
+            return None
+        return IndexWords(self._catalogue, self)
+
+    def close(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+
+    def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
+        self.close()
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        if self._source is None:
+            with self._catalogue.reading() as db:
+                yield db
+            return
+        if self._db is None:
+            path = self._catalogue.path
+            assert path is not None
+            self._db = sqlite3.connect(
+                f"{path.as_uri()}?mode=ro", uri=True, timeout=10, check_same_thread=False
+            )
+        yield self._db
+
+    # -- keeping in step ------------------------------------------------------------
+
+    def syncing(self, ids: Sequence[str], whole: Whole) -> Generator[None, None, None]:
+        """Know each paper of `ids` by its position there, then word the rows not yet
+        worded (read here: `whole` is not needed), a step (~10-20 ms) per yield. Words
+        that could not be read (see find()) are made anew, every row worded again."""
+        try:
+            if self._remake:
+                self._remake = False
+                with self._catalogue.writing() as db:
+                    assert db is not None
+                    db.executescript(
+                        "BEGIN IMMEDIATE; DROP TABLE IF EXISTS words;"
+                        f" {_WORDS_TABLE}; UPDATE papers SET worded = 0; COMMIT;"
+                    )
+            yield from self._syncing(ids)
+        except sqlite3.Error as exc:
+            self._remake = True
+            raise WordsError(str(exc)) from exc
+
+    def _syncing(self, ids: Sequence[str]) -> Generator[None, None, None]:
+        places: dict[str, int] = {}
+        for start in range(0, len(ids), POSITION_STEP):
+            part = ids[start : start + POSITION_STEP]
+            places.update(zip(part, range(start, start + len(part)), strict=True))
+            yield
+        with self._reading() as db:
+            top = db.execute("SELECT coalesce(max(rowid), 0) FROM papers").fetchone()[0]
+            rows = db.execute("SELECT rowid, id FROM papers WHERE deleted = ''").fetchall()
+        position = array("q", [-1]) * (top + 1)
+        for start in range(0, len(rows), POSITION_STEP):
+            for rowid, pid in rows[start : start + POSITION_STEP]:
+                position[rowid] = places.get(pid, -1)
+            yield
+        del rows, places
+        self._position = position
+        while self._word(wait=False):
+            yield
+
+    def _word(self, wait: bool) -> bool:
+        """Word up to STEP_ROWS unworded rows; False once none is left (True also when
+        another thread writes the index, and not `wait`)."""
+        with self._catalogue.writing(wait) as db:
+            if db is None:
+                return True
+            rows = db.execute(_UNWORDED, (STEP_ROWS,)).fetchall()
+            if not rows:
+                return False
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for rowid, pid, live, title, authors, abstract in rows:
+                    db.execute("DELETE FROM words WHERE rowid = ?", (rowid,))
+                    if live:
+                        names = tuple(authors.split(AUTHORS_SEP)) if authors else ()
+                        paper = Paper(pid, title, names, abstract)
+                        db.execute(
+                            "INSERT INTO words (rowid, authors, title, abstract)"
+                            " VALUES (?, ?, ?, ?)",
+                            (rowid, *catalogue_words(paper)),
+                        )
+                db.executemany(
+                    "UPDATE papers SET worded = 1 WHERE rowid = ?", [(r[0],) for r in rows]
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return True
+
+    def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:
+        """Know these (position, paper) pairs (papers new or written anew) at their
+        positions and word the rows the catalogue wrote; forget the papers `gone`."""
+        try:
+            with self._reading() as db:
+                found = [
+                    (rowid, r)
+                    for r, paper in papers
+                    for (rowid,) in db.execute(
+                        "SELECT rowid FROM papers WHERE id = ? AND deleted = ''", (paper.id,)
+                    )
+                ]
+                dropped = [
+                    rowid
+                    for pid in gone
+                    for (rowid,) in db.execute("SELECT rowid FROM papers WHERE id = ?", (pid,))
+                ]
+            while self._word(wait=True):
+                pass
+        except sqlite3.Error as exc:
+            raise WordsError(str(exc)) from exc
+        position = self._position
+        top = max((rowid for rowid, _r in found), default=-1)
+        if top >= len(position):
+            position.extend([-1] * (top + 1 - len(position)))
+        for rowid, r in found:
+            position[rowid] = r
+        for rowid in dropped:
+            if rowid < len(position):
+                position[rowid] = -1
+
+    # -- searching ------------------------------------------------------------------
+
+    def _positions(self) -> array[int]:
+        return (self._source or self)._position
+
+    def scores(self, terms: Sequence[str]) -> dict[int, float]:
+        """Each paper holding all the word texts `terms`: its position and its BM25
+        score (lower is better) over authors, title and abstract, a word in the title
+        weighing as much as TITLE_WEIGHT in the abstract. (Only the papers holding
+        them all are scored: the few a search found, not the many of its broadest word.)"""
+        if not terms:
+            return {}
+        expression = " AND ".join(f"({fts_query(words, None, COLUMNS)})" for words in terms)
+        try:
+            with self._reading() as db:
+                found = db.execute(
+                    f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
+                    " FROM words WHERE words MATCH ?",
+                    (expression,),
+                ).fetchall()
+        except sqlite3.Error as exc:
+            raise WordsError(str(exc)) from exc
+        position = self._positions()
+        top = len(position)
+        return {position[i]: score for i, score in found if i < top and position[i] >= 0}
+
+    def find(self, words: str, column: str | None = None) -> list[int]:
+        """The positions of the papers whose authors, title or abstract (or `column`
+        of them) hold the word text `words`, the last word as a prefix."""
+        if column is not None and column not in COLUMNS:
+            raise ValueError(column)
+        try:
+            with self._reading() as db:
+                (found,) = db.execute(
+                    "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
+                    (fts_query(words, column, COLUMNS),),
+                ).fetchone()
+        except sqlite3.Error as exc:
+            (self._source or self)._remake = True
+            raise WordsError(str(exc)) from exc
+        if not found:
+            return []
+        position = self._positions()
+        top = len(position)  # (rows another program added since: not ours to know)
+        rs = [position[i] if i < top else -1 for i in map(int, found.split(","))]
+        return [r for r in rs if r >= 0] if -1 in rs else rs
