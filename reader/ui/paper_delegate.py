@@ -29,6 +29,9 @@ TEXT_CACHE = 4_000
 LAYER_BYTES = 24 << 20
 #: where a row's texts start, from its top left
 PADDING = QPoint(8, 4)
+#: the most places a search's words are marked in one line of a row (one run of
+#: overlapping or touching places is one mark)
+MAX_MARKS = 100
 #: the most of a title or of the authors laid out in a row (then elided to its width):
 #: more than the widest row holds, and eliding a megabyte took seconds
 MAX_ROW_CHARS = 500
@@ -78,6 +81,10 @@ class PaperDelegate(QStyledItemDelegate):
         self._layer_bytes = 0
         #: lines a title may take (View → Two-Line Titles): the rest elided
         self.title_lines = 1
+        #: where the search's words are in each text shown (see match_spans), and the
+        #: words they are for: kept while one query's rows are painted
+        self._spans: dict[str, list[tuple[int, int]]] = {}
+        self._spans_for: tuple[str, ...] = ()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         model = index.model()
@@ -122,8 +129,11 @@ class PaperDelegate(QStyledItemDelegate):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(MATCH_COLOUR)
             lines = self._title(title, _text_width(rect, fonts), title_font, fonts)
+            metrics = QFontMetrics(title_font)
             for n, (shown, _laid) in enumerate(lines):
-                for x, w in _matches(shown, terms, QFontMetrics(title_font)):
+                for start, end in self.match_spans(shown, terms):
+                    x = metrics.horizontalAdvance(shown[:start])
+                    w = metrics.horizontalAdvance(shown[start:end])
                     painter.drawRect(QRect(left + x, top + n * fonts.line, w, fonts.line))
         layer = self._layers.pop(key, None)
         if layer is not None:
@@ -137,6 +147,26 @@ class PaperDelegate(QStyledItemDelegate):
             layer = self._layer(key, fonts, keep=False)
         painter.drawPixmap(rect.topLeft(), layer)
         painter.restore()
+
+    def match_spans(self, text: str, terms: Sequence[str]) -> list[tuple[int, int]]:
+        """Where the search words `terms` occur in `text` as the search finds them (at
+        the start of a word; an acronym only as written in capitals: see
+        reader.core.search_text.mark_spans), as (start, end) indexes, those that
+        touch or overlap joined. Kept per text while the terms stay the same (every
+        visible row asks at every paint)."""
+        terms = tuple(terms)
+        if terms != self._spans_for:
+            self._spans.clear()
+            self._spans_for = terms
+        spans = self._spans.get(text)
+        if spans is None:
+            if len(self._spans) >= TEXT_CACHE:
+                self._spans.clear()
+            # (the search's text classes load with the first search, not at start-up)
+            from reader.core.search_text import mark_spans
+
+            spans = self._spans[text] = _joined(mark_spans(text, terms, MAX_MARKS))
+        return spans
 
     def _layer(self, key: tuple[Any, ...], fonts: _Fonts, *, keep: bool) -> QPixmap:
         """The texts of a row drawn on a clear pixmap of the row's size: drawing them
@@ -368,13 +398,13 @@ def _static(text: str, font: QFont) -> QStaticText:
     return laid
 
 
-def _matches(text: str, terms: Sequence[str], metrics: QFontMetrics) -> Iterator[tuple[int, int]]:
-    """(x, width) of each place a search word occurs in `text` (case-insensitive)."""
-    lowered = text.casefold()
-    for term in terms:
-        needle = term.casefold()
-        start = lowered.find(needle) if needle else -1
-        while start >= 0:
-            x = metrics.horizontalAdvance(text[:start])
-            yield x, metrics.horizontalAdvance(text[start : start + len(needle)])
-            start = lowered.find(needle, start + len(needle))
+def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted `spans` with those that touch or overlap made one (one mark drawn, not
+    several over one another)."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
