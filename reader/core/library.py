@@ -230,8 +230,8 @@ class Library:
         return words() if words is not None else None
 
     def written(self, paper_id: str) -> int:
-        """Which of this session's catalogue writes last wrote the paper (0: none):
-        a paper whose number changed was written anew (re-imported, put back)."""
+        """Which of this session's catalogue writes (imports) last wrote the paper (0:
+        none): a paper whose number changed was written anew (re-imported)."""
         return self._written.get(paper_id, 0)
 
     def column(self, field: str, paper_ids: Iterable[str] | None = None) -> dict[str, Any]:

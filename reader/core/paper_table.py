@@ -159,7 +159,8 @@ class PaperTable(Mapping[str, Paper]):
         out = {pid: value for pid, value in self._rows.column(field) if pid in wanted}
         if len(out) < len(wanted):  # (written since the column was read: read them whole)
             missing = [pid for pid in wanted if pid not in out]
-            out.update((p.id, getattr(p, field)) for p in self.in_order(missing))
+            read = self.in_order(missing, placeholders=True)  # (see _InOrder._read)
+            out.update((p.id, getattr(p, field)) for p in read)
         return out
 
     # -- following what the library writes -------------------------------------------
@@ -221,4 +222,6 @@ class _InOrder(Sequence[Paper]):
             found.update(table._rows.rows([pid for pid in wanted if pid in table]))
         if self._placeholders:
             return [found.get(pid) or Paper(pid, "") for pid in ids]
-        return [found[pid] for pid in ids]
+        # a paper of the table another program deleted since (its row gone): a Paper
+        # of its id with nothing else, until the library is opened again
+        return [found[pid] if pid in found or pid not in table else Paper(pid, "") for pid in ids]

@@ -105,6 +105,17 @@ FETCH_IDS = 500
 SMALL_LIBRARY_BYTES = 1 << 20
 
 
+#: the files SQLite keeps beside a database in WAL mode
+_AUX = ("-wal", "-shm")
+
+
+def _ours(db: sqlite3.Connection) -> bool:
+    """Whether `db` looks like a catalogue's index of an earlier version (its files and
+    papers tables), not some other program's database."""
+    names = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return {"files", "papers"} <= names
+
+
 def _listed(abstracts: bool) -> str:
     """The columns of a Paper's fields of papers (as p), its abstract read (from
     abstracts, as a) only if `abstracts`."""
@@ -203,6 +214,11 @@ class CatalogueDB:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
                 return self._made(db)
+            if 0 < version < SCHEMA and _ours(db):  # (an earlier version's: made anew, quietly)
+                db.close()
+                for made in (self.path, *(self.path.with_name(self.path.name + x) for x in _AUX)):
+                    made.unlink(missing_ok=True)
+                return self._open()
             if version != SCHEMA:
                 raise sqlite3.DatabaseError(f"made by other rules (version {version})")
         except BaseException:
