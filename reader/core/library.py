@@ -184,15 +184,15 @@ class Library:
         return len(self._papers)
 
     def __contains__(self, paper_id: object) -> bool:
-        return paper_id in self._papers
+        return paper_id in self._papers.ids
 
     def paper_ids(self) -> list[str]:
-        return list(self._papers)
+        return list(self._papers.ids)
 
     def papers(self) -> list[Paper]:
         """Every paper in the library's order (a million of them: a gigabyte; what
         goes through them all reads papers_in_order() instead)."""
-        return list(self._papers.in_order(list(self._papers)))
+        return list(self._papers.in_order(list(self._papers.ids)))
 
     def papers_by_id(self) -> Mapping[str, Paper]:
         """Every paper by id, read-only (a view that follows the library, reading
@@ -305,7 +305,7 @@ class Library:
     def annotations_of(self, paper_ids: Iterable[str]) -> dict[str, Annotation | None]:
         """The papers' annotations as they are now, None for a paper without one.
         UnknownPaper for an unknown id."""
-        papers, annotations = self._papers, self._annotations
+        papers, annotations = self._papers.ids, self._annotations
         out = {}
         for pid in paper_ids:
             if pid not in papers:
@@ -327,21 +327,21 @@ class Library:
         return ann.tags if ann else ()
 
     def tag_counts(self) -> Counter[str]:
-        papers = self._papers  # (counted in one pass: 100,000 tagged papers after a bulk edit)
+        papers = self._papers.ids  # (counted in one pass: 100,000 tagged papers after a bulk edit)
         return Counter(
             chain.from_iterable(a.tags for a in self._annotations.values() if a.paper_id in papers)
         )
 
     def status_counts(self) -> Counter[Status]:
         counts: Counter[Status] = Counter({s: 0 for s in Status})
-        for pid in self._papers:
+        for pid in self._papers.ids:
             counts[self.status(pid)] += 1
         return counts
 
     def count_status(self, status: Status) -> int:
         """How many papers have `status`: a pass over the annotations, not the papers
         (a paper without one is unread)."""
-        papers = self._papers
+        papers = self._papers.ids
         if status is Status.UNREAD:
             return len(papers) - sum(
                 1
@@ -401,7 +401,7 @@ class Library:
         return [
             pid
             for pid, ann in self._annotations.items()
-            if pid in self._papers
+            if pid in self._papers.ids
             and any(t.casefold() == key or t.casefold().startswith(key + "/") for t in ann.tags)
         ]
 
@@ -496,7 +496,7 @@ class Library:
 
     def paper_or_annotation(self, paper_id: str) -> None:
         """UnknownPaper unless `paper_id` is a paper's or an annotation's id."""
-        if paper_id not in self._papers and paper_id not in self._annotations:
+        if paper_id not in self._papers.ids and paper_id not in self._annotations:
             raise UnknownPaper(paper_id)
 
     def _edit(self, ops: list[PaperOp], paper_ids: Iterable[str] | None = None) -> Edit:
@@ -504,7 +504,7 @@ class Library:
         one durable write; keep and announce the result; what `ops` changed (to undo
         it). A failed write leaves the edit in memory and pending, then raises
         SaveFailed (its `edit`: what `ops` changed in memory)."""
-        papers, annotations = self._papers, self._annotations
+        papers, annotations = self._papers.ids, self._annotations
         for pid in paper_ids_of(ops) if paper_ids is None else paper_ids:
             if pid not in papers and pid not in annotations:
                 raise UnknownPaper(pid)
@@ -564,7 +564,7 @@ class Library:
 
     def _apply_noting(self, ops: Sequence[PaperOp]) -> tuple[Applied, dict[str, Annotation | None]]:
         """_apply(), and each annotation it changed as it was before."""
-        applied = apply_ops(self._annotations, ops, now_iso(), self._papers)
+        applied = apply_ops(self._annotations, ops, now_iso(), self._papers.ids)
         annotations, unsaved = self._annotations, self._unsaved
         get = annotations.get
         was = {pid: get(pid) for pid in applied.updated}
@@ -711,7 +711,7 @@ class Library:
         """Move papers to the trash: they leave the catalogue, on every device the
         library is synced to; what the user wrote about them stays until the trash is
         emptied (restore_papers() puts them back with it). The papers moved."""
-        gone = self.full_papers(pid for pid in dict.fromkeys(paper_ids) if pid in self._papers)
+        gone = self.full_papers(pid for pid in dict.fromkeys(paper_ids) if pid in self._papers.ids)
         if gone:
             self._deleting_store().delete_papers(dict.fromkeys((p.id for p in gone), TRASH))
             self._papers.drop(p.id for p in gone)
@@ -747,7 +747,7 @@ class Library:
     def trash(self) -> list[Paper]:
         """The papers in the trash, in the order they entered the catalogue."""
         trash = getattr(self._store, "trash", None)
-        return [p for p in trash() if p.id not in self._papers] if trash is not None else []
+        return [p for p in trash() if p.id not in self._papers.ids] if trash is not None else []
 
     def empty_trash(self) -> int:
         """Forget the papers in the trash and what the user wrote about them (their

@@ -263,27 +263,10 @@ def _from_clean_dict(
         )
         source, added = share(source, source), share(added, added)
         area = share(area, area)
-    return paper_from_row(
-        (
-            pid,
-            title,
-            names,
-            abstract,
-            venue,
-            year,
-            url,
-            presentation,
-            track,
-            doi,
-            arxiv,
-            source,
-            derived,
-            added,
-            pdf,
-            words,
-            area,
-        )
-    )
+    return Paper(
+        pid, title, names, abstract, venue, year, url, presentation, track, doi, arxiv,
+        source, derived, added, pdf, words, area,
+    )  # fmt: skip
 
 
 #: a listed paper's abstract when it has one: the library lists papers without their
@@ -301,65 +284,10 @@ def listed(paper: Paper) -> Paper:
 
 
 def with_abstract(paper: Paper, abstract: str) -> Paper:
-    """dataclasses.replace(paper, abstract=abstract) in a quarter of its time (100,000
-    papers are listed after an import, and fetched whole to be searched)."""
-    fields = _paper_fields(paper)
-    return paper_from_row((*fields[:3], abstract, *fields[4:]))
-
-
-def paper_from_row(row: tuple[Any, ...]) -> Paper:
-    """The Paper of a tuple of its fields in order, without per-field checks: only for rows we
-    wrote ourselves (TypeError if the row does not have the fields' count)."""
-    paper: Any = _PaperBuilder(*row)
-    paper.__class__ = Paper
-    return paper  # type: ignore[no-any-return]
-
-
-class _PaperBuilder:
-    """A frozen dataclass sets each field through object.__setattr__: 4 us a paper, 0.4 s
-    at 100k. This twin with the same slots fills them at plain attribute speed, then
-    becomes a Paper (same layout, so Python allows the class change); frozen from then
-    on. (Written out: dataclasses.make_dataclass() was ~4M instructions of the start.)"""
-
-    __slots__ = Paper.__slots__
-
-    def __init__(
-        self,
-        id: str,
-        title: str,
-        authors: tuple[str, ...],
-        abstract: str,
-        venue: str,
-        year: int | None,
-        url: str,
-        presentation: str,
-        track: str,
-        doi: str,
-        arxiv: str,
-        source: str,
-        title_derived: bool,
-        added: str,
-        pdf: str,
-        keywords: tuple[str, ...],
-        primary_area: str,
-    ) -> None:
-        self.id = id
-        self.title = title
-        self.authors = authors
-        self.abstract = abstract
-        self.venue = venue
-        self.year = year
-        self.url = url
-        self.presentation = presentation
-        self.track = track
-        self.doi = doi
-        self.arxiv = arxiv
-        self.source = source
-        self.title_derived = title_derived
-        self.added = added
-        self.pdf = pdf
-        self.keywords = keywords
-        self.primary_area = primary_area
+    """dataclasses.replace(paper, abstract=abstract), quicker (100,000 papers are
+    listed after an import, and fetched whole to be searched)."""
+    fields: tuple[Any, ...] = _paper_fields(paper)
+    return Paper(*(*fields[:3], abstract, *fields[4:]))
 
 
 def _check_twin(twin: type, cls: type) -> None:
@@ -368,7 +296,6 @@ def _check_twin(twin: type, cls: type) -> None:
     assert code.co_varnames[1 : code.co_argcount] == cls.__slots__, twin  # type: ignore[attr-defined]
 
 
-_check_twin(_PaperBuilder, Paper)
 _paper_fields = operator.attrgetter(*Paper.__slots__)
 
 
@@ -575,8 +502,9 @@ class Annotation:
 
 
 class _AnnotationBuilder:
-    """An Annotation's twin with the same slots, filled at plain attribute speed (see
-    _PaperBuilder): twice as fast to make, which counts when a bulk edit makes 100,000."""
+    """An Annotation's twin with the same slots, filled at plain attribute speed (an
+    Annotation sets each field through object.__setattr__): twice as fast to make,
+    which counts when a bulk edit makes 100,000."""
 
     __slots__ = Annotation.__slots__
 

@@ -44,6 +44,11 @@ class PaperRows(Protocol):
 class PapersInMemory(dict[str, Paper]):
     """Papers by id, all of them in memory (a store without a catalogue database)."""
 
+    @property
+    def ids(self) -> Mapping[str, object]:
+        """The ids, in order: `in` at C speed (a loop over a million annotations)."""
+        return self
+
     def column(self, field: str, ids: Iterable[str] | None = None) -> dict[str, Any]:
         """The value of `field` (see COLUMNS) of each paper of `ids` (default: all)."""
         papers = self.values() if ids is None else (self[pid] for pid in ids if pid in self)
@@ -81,6 +86,11 @@ class PaperTable(Mapping[str, Paper]):
         #: papers read lately, oldest first (from any thread: an import's worker reads)
         self._kept: dict[str, Paper] = {}
         self._lock = threading.Lock()
+
+    @property
+    def ids(self) -> Mapping[str, None]:
+        """The ids, in order: `in` at C speed (a loop over a million annotations)."""
+        return self._order
 
     def __len__(self) -> int:
         return len(self._order)
