@@ -39,11 +39,13 @@ def set_aside(path: Path) -> Path:
     return aside
 
 
-def quick_check(path: Path, timeout: float) -> str:
-    """SQLite's PRAGMA quick_check of the database at `path`, opened read-only ("ok"
-    when sound), waiting up to `timeout` seconds for a writer's lock."""
+def quick_check(path: Path, timeout: float, table: str = "") -> str:
+    """SQLite's PRAGMA quick_check of the database at `path` (of `table` and its
+    indexes alone, if given), opened read-only ("ok" when sound), waiting up to
+    `timeout` seconds for a writer's lock."""
     db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=timeout)
     try:
-        return str(db.execute("PRAGMA quick_check").fetchone()[0])
+        which = f"({table})" if table.isidentifier() else ""
+        return str(db.execute(f"PRAGMA quick_check{which}").fetchone()[0])
     finally:
         db.close()

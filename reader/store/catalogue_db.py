@@ -107,6 +107,8 @@ SMALL_LIBRARY_BYTES = 1 << 20
 
 #: the files SQLite keeps beside a database in WAL mode
 _AUX = ("-wal", "-shm")
+#: beside an index whose check found it damaged after it was opened
+_SUSPECT = ".damaged"
 
 
 def _ours(db: sqlite3.Connection) -> bool:
@@ -211,6 +213,11 @@ class CatalogueDB:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         try:
+            suspect = self.path.with_name(self.path.name + _SUSPECT)
+            if suspect.exists():  # (its last check failed: see _check_all)
+                found = suspect.read_text(encoding="utf-8", errors="replace")[:200]
+                suspect.unlink()
+                raise sqlite3.DatabaseError(found)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
                 return self._made(db)
@@ -226,12 +233,28 @@ class CatalogueDB:
             raise
         db.execute("PRAGMA synchronous=OFF")  # a cache: a torn one fails its check
         db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
-        # the whole file is read (~0.2 s at 100k papers, ~4 s at 1M): on a thread of its
-        # own while load() reads the papers, which it then trusts only if this says ok
+        # the papers' rows and their indexes (~0.3 s at 1M papers): on a thread of its
+        # own while load() reads their ids, which it then trusts only if this says ok;
+        # then the rest of the file, the abstracts and the words (~4 s at 1M), after
+        # the first paint: one found damaged is set aside at the next open
         pool = ThreadPoolExecutor(1, thread_name_prefix="catalogue check")
-        self._check = pool.submit(quick_check, self.path, 30)
+        self._check = pool.submit(quick_check, self.path, 30, "papers")
+        pool.submit(self._check_all, self.path)
         pool.shutdown(wait=False)
         return db
+
+    def _check_all(self, path: Path) -> None:
+        """PRAGMA quick_check of the whole file; if it fails, a mark beside it that
+        has the next open set it aside and make it anew (it is not used for long:
+        what the list shows was checked, and a page that cannot be read is an error
+        of its own)."""
+        try:
+            found = quick_check(path, 30)
+        except (sqlite3.Error, OSError) as exc:
+            found = str(exc) or type(exc).__name__
+        if found != "ok":
+            with contextlib.suppress(OSError):
+                path.with_name(path.name + _SUSPECT).write_text(found, encoding="utf-8")
 
     @staticmethod
     def _made(db: sqlite3.Connection) -> sqlite3.Connection:
@@ -272,10 +295,10 @@ class CatalogueDB:
     # -- keeping in step --------------------------------------------------------
 
     def load(self, folder: Path, problems: list[str]) -> PaperTable:
-        """sync(), then the papers as a table read from here: the index found in the
-        cache folder is checked (PRAGMA quick_check) while their ids are read, and
-        they are kept only if it is sound; a damaged one is set aside and made anew,
-        and read again."""
+        """sync(), then the papers as a table read from here: the papers' rows of the
+        index found in the cache folder are checked (PRAGMA quick_check) while their
+        ids are read, and kept only if sound (the rest of the file is checked after:
+        see _check_all); a damaged index is set aside and made anew, and read again."""
         self.sync(folder, problems)
         try:
             ids = self.ids()

@@ -287,3 +287,47 @@ def test_an_index_whose_papers_read_well_but_fails_its_check_is_not_trusted(tmp_
     opened = open_library(folder, seed=False)
     assert {p.id: p.title for p in opened.library.papers()} == titles
     assert any("set aside" in m for m in opened.messages)
+
+
+def test_damage_outside_the_papers_rows_is_found_after_the_open_and_mended_at_the_next(
+    tmp_path,
+):
+    """The papers' rows are checked before the library trusts them; the rest of the
+    index (abstracts, words) while the window is already up: damage there marks the
+    index, and the next open sets it aside and makes it anew, and says so."""
+    import sqlite3
+    import time
+
+    folder = tmp_path / "lib"
+    open_library(folder)  # seeded with the sample
+    titles = _titles(folder)
+    index = CatalogueDB.for_library(folder).path
+    assert index is not None
+    gc.collect()
+    with sqlite3.connect(index) as db:  # (its log folded in: the pages in the file)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        (root,) = db.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'abstracts'"
+        ).fetchone()
+    db.close()
+    raw = bytearray(index.read_bytes())
+    start = (root - 1) * size
+    raw[start : start + size] = b"\x0d" + b"\xee" * (size - 1)  # the abstracts' page, garbled
+    index.write_bytes(bytes(raw))
+    opened = open_library(folder)  # the papers' rows are sound: used
+    assert {p.id: p.title for p in opened.library.papers()} == titles
+    assert not any("set aside" in m for m in opened.messages)
+    mark = index.with_name(index.name + ".damaged")
+    deadline = time.monotonic() + 30
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.exists()  # found by the check of the whole file, after the open
+    opened.folder.close()
+    gc.collect()
+    again = open_library(folder)
+    assert any("set aside" in m for m in again.messages)
+    assert {pid: again.library.full_paper(pid).abstract != "" for pid in titles} == dict.fromkeys(
+        titles, True
+    )
+    assert not mark.exists() and list(index.parent.glob(index.name + ".damaged-*"))
