@@ -51,7 +51,7 @@ class PapersInMemory(dict[str, Paper]):
 
     def column(self, field: str, ids: Iterable[str] | None = None) -> dict[str, Any]:
         """The value of `field` (see COLUMNS) of each paper of `ids` (default: all)."""
-        papers = self.values() if ids is None else (self[pid] for pid in ids if pid in self)
+        papers = list(self.values()) if ids is None else [self[pid] for pid in ids if pid in self]
         return {p.id: getattr(p, field) for p in papers}
 
     def put(self, papers: Iterable[Paper]) -> None:
@@ -165,7 +165,9 @@ class PaperTable(Mapping[str, Paper]):
         read as one column of the database."""
         if field not in COLUMNS:
             raise ValueError(f"not a column: {field!r}")
-        wanted = self._order if ids is None else dict.fromkeys(i for i in ids if i in self._order)
+        # (a copy: another thread may read a column while the library changes)
+        order = self._order.copy()
+        wanted = order if ids is None else dict.fromkeys(i for i in ids if i in order)
         out = {pid: value for pid, value in self._rows.column(field) if pid in wanted}
         if len(out) < len(wanted):  # (written since the column was read: read them whole)
             missing = [pid for pid in wanted if pid not in out]
