@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Protocol, TypeVar, cast
 
 from reader.core.bitsets import bits_of, groups, one_of, pack, rids
@@ -37,6 +37,8 @@ OWN_WORDS_WEIGHT = 8.0
 #: more papers than this found are not ranked by relevance (ranking them costs the
 #: GUI thread ~10 ms a 1,000; a few more words narrow them)
 RANK_MAX = 3_000
+#: seconds a step of making the index waits for the columns read on their thread
+COLUMNS_WAIT = 0.004
 #: papers whose catalogue words are indexed anew at once (~10 ms); more (an import)
 #: in steps of prepare()
 REWORD_AT_ONCE = 100
@@ -107,13 +109,14 @@ class SearchIndex:
         part, the annotations at a later one: edits made meanwhile are for update()."""
         index = cls.__new__(cls)
         index._lib, index._catalogue = library, catalogue
-        yield from index._made()
+        yield from index._made(columns=True)
         return index
 
     # -- building ---------------------------------------------------------------
 
-    def _made(self) -> Generator[None, None, None]:
-        """Make the index from the library, yielding between the parts."""
+    def _made(self, columns: bool = False) -> Generator[None, None, None]:
+        """Make the index from the library, yielding between the parts; with `columns`,
+        read what the catalogue's columns decide too (what the window's facets count)."""
         ids = self._lib.paper_ids()
         n = len(ids)
         self._given, self._ids, self._rid = yield from id_tables(ids, MAKE_PART)
@@ -136,11 +139,14 @@ class SearchIndex:
         self._cache: dict[tuple[Line, str], tuple[int, int]] = {}
         self._derived: dict[Hashable, Any] = {}
         self._lists = Orders(self._ids, self._given, self._rid)
+        if not columns:
+            return
         # what the catalogue alone decides (the venue and year facets, has:abstract): its
-        # columns read on a thread of their own (~0.1 s each at 100k papers)
+        # columns read on a thread of their own (~0.1 s each at 100k papers), a few ms
+        # waited for at each step
         with ThreadPoolExecutor(1, thread_name_prefix="columns") as pool:
             grouped = pool.submit(self._catalogue_groups)
-            while not grouped.done():
+            while not wait([grouped], timeout=COLUMNS_WAIT).done:
                 yield
         self._derived.update(grouped.result())
 

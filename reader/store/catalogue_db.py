@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain
@@ -167,6 +168,8 @@ class CatalogueDB:
         self._reading = threading.Lock()
         #: what went wrong with the database and was mended, for the user
         self.problems: list[str] = []
+        #: the ids load() read, and the rowid of each
+        self.loaded: tuple[list[str], array[int]] | None = None
         #: PRAGMA quick_check of the file found (see load())
         self._check: Future[str] | None = None
 
@@ -239,15 +242,23 @@ class CatalogueDB:
         # the first paint: one found damaged is set aside at the next open
         pool = ThreadPoolExecutor(1, thread_name_prefix="catalogue check")
         self._check = pool.submit(quick_check, self.path, 30, "papers")
-        pool.submit(self._check_all, self.path)
         pool.shutdown(wait=False)
+        # (a daemon: a command that is done does not wait for it; read-only, it may stop
+        # anywhere)
+        threading.Thread(
+            target=self._check_all, args=(self.path,), name="catalogue check", daemon=True
+        ).start()
         return db
 
     def _check_all(self, path: Path) -> None:
-        """PRAGMA quick_check of the whole file; if it fails, a mark beside it that
+        """PRAGMA quick_check of the whole file, once the papers' rows were checked; if it
+        fails, a mark beside it that
         has the next open set it aside and make it anew (it is not used for long:
         what the list shows was checked, and a page that cannot be read is an error
         of its own)."""
+        check = self._check
+        if check is not None:
+            check.exception()  # (waits: one check at a time)
         try:
             found = quick_check(path, 30)
         except (sqlite3.Error, OSError) as exc:
@@ -301,7 +312,7 @@ class CatalogueDB:
         see _check_all); a damaged index is set aside and made anew, and read again."""
         self.sync(folder, problems)
         try:
-            ids = self.ids()
+            ids = self._loaded_ids()
         except sqlite3.DatabaseError as exc:  # (damaged: the check says so too)
             ids, failure = [], str(exc)
         else:
@@ -315,7 +326,7 @@ class CatalogueDB:
                     self._db.close()
                 self._db = self._open_again(sqlite3.DatabaseError(failure))
             self.sync(folder, problems)
-            ids = self.ids()
+            ids = self._loaded_ids()
         return PaperTable(ids, self)
 
     def _checked(self) -> str:
@@ -498,6 +509,19 @@ class CatalogueDB:
                     f"{self.path.as_uri()}?mode=ro", uri=True, timeout=30, check_same_thread=False
                 )
         return self._reader
+
+    def _loaded_ids(self) -> list[str]:
+        """ids(), kept with the rows they are in as `loaded` (see catalogue_words)."""
+        with self._mutex:
+            found = self._connection().execute(
+                "SELECT rowid, id FROM papers WHERE deleted = '' ORDER BY rowid"
+            )
+            rowids, ids = array("q"), list[str]()
+            for part in iter(lambda: found.fetchmany(10_000), []):
+                rowids.extend(rowid for rowid, _pid in part)
+                ids += (pid for _rowid, pid in part)
+        self.loaded = (ids, rowids)
+        return ids
 
     def ids(self) -> list[str]:
         """The ids of papers(), in its order (without reading the papers)."""

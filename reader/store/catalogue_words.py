@@ -117,6 +117,26 @@ class IndexWords:
             raise WordsError(str(exc)) from exc
 
     def _syncing(self, ids: Sequence[str]) -> Generator[None, None, None]:
+        loaded = self._catalogue.loaded
+        if loaded is not None and loaded[0] == ids:  # (identical: compared at C speed)
+            # the papers as the library was opened: their rows in that order
+            yield from self._known(loaded[1])
+        else:
+            yield from self._looked_up(ids)
+        while self._word(wait=False):
+            yield
+
+    def _known(self, rowids: array[int]) -> Generator[None, None, None]:
+        """Each row's position: its place in `rowids`."""
+        position = array("q", [-1]) * ((rowids[-1] if rowids else 0) + 1)
+        for start in range(0, len(rowids), POSITION_STEP):
+            for r in range(start, min(start + POSITION_STEP, len(rowids))):
+                position[rowids[r]] = r
+            yield
+        self._position = position
+
+    def _looked_up(self, ids: Sequence[str]) -> Generator[None, None, None]:
+        """Each row's position: its paper's place in `ids`."""
         places: dict[str, int] = {}
         for start in range(0, len(ids), POSITION_STEP):
             part = ids[start : start + POSITION_STEP]
@@ -132,8 +152,6 @@ class IndexWords:
             yield
         del rows, places
         self._position = position
-        while self._word(wait=False):
-            yield
 
     def _word(self, wait: bool) -> bool:
         """Word up to STEP_ROWS unworded rows; False once none is left (True also when
