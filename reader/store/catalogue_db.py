@@ -31,8 +31,9 @@ from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, s
 #: 2: pdf, keywords and primary_area; 3: papers deleted; 4: abstracts in a table of
 #: their own (a row of papers is small: the list's columns read quickly at 1M papers)
 #: 5: the words of the papers, for full-text search (reader.store.catalogue_words)
+#: 6: the listed papers' ids in their order, in an index of their own (read at open)
 #: (an index of other rules is made anew)
-SCHEMA = 5
+SCHEMA = 6
 #: a Paper's fields in order, as the columns of papers hold them (the abstract: 1 if
 #: the paper has one, its text in abstracts)
 _COLUMNS = (
@@ -52,6 +53,7 @@ CREATE TABLE papers (
     worded INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE abstracts (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE INDEX listed ON papers(deleted, rowid, id);
 {WORDS_SQL}
 PRAGMA user_version={SCHEMA};
 """
