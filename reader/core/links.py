@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
@@ -68,7 +69,8 @@ class TitleCatalogue:
         self._papers: Sequence[Paper] | None = None
         self._done = 0
         self._parts: list[bytes] = []
-        self._starts: list[int] = []
+        #: where each title starts in the haystack (8 bytes a title: a million of them)
+        self._starts = array("q")
         self._size = 0
         self._haystack: bytes | None = None
         self._plain: dict[int, str] = {}
