@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from functools import partial
 from typing import Any, Protocol, TypeVar, cast
 
 from reader.core.bitsets import bits_of, groups, one_of, pack, rids
@@ -161,13 +162,9 @@ class SearchIndex:
     def _syncing(self) -> Generator[None, None, None]:
         """The catalogue's words brought in step with the records' papers (a record no
         longer a paper: one without words)."""
-        return self._catalogue.syncing(self._given, self._whole)
-
-    def _whole(self, ids: Sequence[str]) -> list[Paper]:
-        """The papers of `ids` with their abstracts (a record no longer a paper's: a
-        Paper with nothing but its id)."""
-        lib = self._lib
-        return list(lib.completed(lib.papers_in_order(ids, placeholders=True)))
+        # (a function of the library, not a method of this index: the generator kept
+        # in self._sync would hold this index in a cycle)
+        return self._catalogue.syncing(self._given, partial(_whole, self._lib))
 
     def update(self, paper_ids: Iterable[str]) -> None:
         """Take in edits of these papers (annotations, catalogue, new papers)."""
@@ -190,7 +187,7 @@ class SearchIndex:
             written = lib.written(pid)
             if r is None:
                 r = len(self._ids)
-                self._ids.append((pid + " ")[:-1])
+                self._ids.append(pid)
                 self._given.append(pid)
                 self._rid[pid] = r
                 self._user.status.append(0)
@@ -613,6 +610,12 @@ class SearchIndex:
             if test(value):
                 found |= bits
         return found
+
+
+def _whole(lib: Library, ids: Sequence[str]) -> list[Paper]:
+    """The papers of `ids` with their abstracts (a record no longer a paper's: a Paper
+    with nothing but its id)."""
+    return list(lib.completed(lib.papers_in_order(ids, placeholders=True)))
 
 
 def _positive_words(node: Node | None) -> list[str]:

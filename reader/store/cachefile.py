@@ -7,6 +7,7 @@ import contextlib
 import os
 import sqlite3
 import time
+import weakref
 from pathlib import Path
 
 ENV_VAR = "READER_CACHE_DIR"
@@ -49,3 +50,11 @@ def quick_check(path: Path, timeout: float, table: str = "") -> str:
         return str(db.execute(f"PRAGMA quick_check{which}").fetchone()[0])
     finally:
         db.close()
+
+
+def owned(owner: object, db: sqlite3.Connection) -> sqlite3.Connection:
+    """`db`, closed when `owner` is collected if it is not closed before. (A closing
+    __del__ is not enough: an owner collected in a cycle of references goes with its
+    connections in any order, and one finalized open is a ResourceWarning since 3.13.)"""
+    weakref.finalize(owner, db.close)
+    return db

@@ -24,7 +24,7 @@ from typing import Any
 from reader.core import say
 from reader.core.models import NOT_LOADED, Paper
 from reader.core.paper_table import PaperTable
-from reader.store.cachefile import cache_dir, library_name, quick_check, set_aside
+from reader.store.cachefile import cache_dir, library_name, owned, quick_check, set_aside
 from reader.store.catalogue_words import AUTHORS_SEP, WORDS_SQL, IndexWords
 from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, scan_file
 
@@ -166,7 +166,7 @@ class CatalogueDB:
         self._mutex = threading.Lock()
         #: a second connection to the file, for the abstracts fetched while an import's
         #: worker writes (WAL: a reader does not wait for a writer), and its lock
-        self._reader: sqlite3.Connection | None = None
+        self._readers: dict[int, sqlite3.Connection] = {}
         self._reading = threading.Lock()
         #: what went wrong with the database and was mended, for the user
         self.problems: list[str] = []
@@ -190,15 +190,9 @@ class CatalogueDB:
                 self._db = None
 
     def _close_reader(self) -> None:
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
-
-    def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
-        if self._reader is not None:
-            self._reader.close()
-        if self._db is not None:
-            self._db.close()
+        readers, self._readers = self._readers, {}
+        for reader in readers.values():
+            reader.close()
 
     # -- the connection -------------------------------------------------------
 
@@ -213,10 +207,15 @@ class CatalogueDB:
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
             return self._made(
-                sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                owned(
+                    self, sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                )
             )
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        db = owned(
+            self,
+            sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False),
+        )
         try:
             suspect = self.path.with_name(self.path.name + _SUSPECT)
             if suspect.exists():  # (its last check failed: see _check_all)
@@ -442,8 +441,7 @@ class CatalogueDB:
     @contextlib.contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """A connection to read with, from any thread (see abstracts())."""
-        with self._reading:
-            yield self._read_connection() or self._connection()
+        yield self._read_connection() or self._connection()
 
     # -- reading ----------------------------------------------------------------
 
@@ -471,9 +469,8 @@ class CatalogueDB:
         name = "has_abstract" if field == "abstract" else field
         if name not in _FIELDS:
             raise ValueError(f"not a column: {field!r}")
-        with self._reading:
-            db = self._read_connection() or self._connection()
-            rows = db.execute(f"SELECT id, {name} FROM papers WHERE deleted = ''").fetchall()
+        db = self._read_connection() or self._connection()
+        rows = db.execute(f"SELECT id, {name} FROM papers WHERE deleted = ''").fetchall()
         if field == "authors":
             return ((pid, tuple(a.split(AUTHORS_SEP)) if a else ()) for pid, a in rows)
         if field == "abstract":
@@ -489,28 +486,41 @@ class CatalogueDB:
 
     def _by_id(self, columns: str, ids: Sequence[str], where: str = "") -> list[tuple[Any, ...]]:
         found: list[tuple[Any, ...]] = []
-        with self._reading:
-            db = self._read_connection() or self._connection()
-            for start in range(0, len(ids), FETCH_IDS):
-                part = ids[start : start + FETCH_IDS]
-                marks = ",".join("?" * len(part))
-                found += db.execute(
-                    f"SELECT {columns} FROM {_FROM} WHERE p.id IN ({marks}) {where}", part
-                )
+        db = self._read_connection() or self._connection()
+        for start in range(0, len(ids), FETCH_IDS):
+            part = ids[start : start + FETCH_IDS]
+            marks = ",".join("?" * len(part))
+            found += db.execute(
+                f"SELECT {columns} FROM {_FROM} WHERE p.id IN ({marks}) {where}", part
+            )
         return found
 
     def _read_connection(self) -> sqlite3.Connection | None:
-        """The connection of its own a file's index is read with (None: the index is
-        in memory, read through the one connection). Held: self._reading."""
-        if self._reader is None and self.path is not None:
-            if self._db is None:  # (made, checked or set aside first: once)
-                with self._mutex:
-                    self._connection()
-            if self.path is not None:
-                self._reader = sqlite3.connect(
+        """The calling thread's own connection to a file's index, reading only (WAL: it
+        waits neither for a writer nor for another thread's reads); None: the index is
+        in memory, read through the one connection (SQLite serializes its calls)."""
+        if self.path is None:
+            return None
+        me = threading.get_ident()
+        reader = self._readers.get(me)
+        if reader is not None:
+            return reader
+        if self._db is None:  # (made, checked or set aside first: once)
+            with self._mutex:
+                self._connection()
+        with self._reading:
+            if self.path is None:
+                return None
+            alive = {t.ident for t in threading.enumerate()}
+            for gone in [i for i in self._readers if i not in alive]:  # (threads ended)
+                self._readers.pop(gone).close()
+            reader = self._readers[me] = owned(
+                self,
+                sqlite3.connect(
                     f"{self.path.as_uri()}?mode=ro", uri=True, timeout=30, check_same_thread=False
-                )
-        return self._reader
+                ),
+            )
+        return reader
 
     def _loaded_ids(self) -> list[str]:
         """ids(), kept with the rows they are in as `loaded` (see catalogue_words)."""

@@ -21,6 +21,7 @@ from reader.core.models import Paper
 from reader.core.paper_table import Whole
 from reader.core.search_text import catalogue_words
 from reader.core.words import fts_query
+from reader.store.cachefile import owned
 
 if TYPE_CHECKING:
     from reader.store.catalogue_db import CatalogueDB
@@ -42,11 +43,11 @@ STEP_ROWS = 200
 #: rows whose positions are read per step of syncing()
 POSITION_STEP = 20_000
 #: the rows to word: their text, and whether they are a paper's now
-_UNWORDED = """
+_ROWS = """
 SELECT p.rowid, p.id, p.deleted = '', p.title, p.authors, coalesce(a.text, '')
 FROM papers AS p LEFT JOIN abstracts AS a ON a.rowid = p.rowid
-WHERE p.worded = 0 LIMIT ?
 """
+_UNWORDED = f"{_ROWS} WHERE p.worded = 0 LIMIT ?"
 
 
 class WordsError(RuntimeError):
@@ -79,9 +80,6 @@ class IndexWords:
                 self._db.close()
             self._db = None
 
-    def __del__(self) -> None:  # (a connection left open is a ResourceWarning in 3.13)
-        self.close()
-
     @contextlib.contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
         if self._source is None:
@@ -91,8 +89,11 @@ class IndexWords:
         if self._db is None:
             path = self._catalogue.path
             assert path is not None
-            self._db = sqlite3.connect(
-                f"{path.as_uri()}?mode=ro", uri=True, timeout=10, check_same_thread=False
+            self._db = owned(
+                self,
+                sqlite3.connect(
+                    f"{path.as_uri()}?mode=ro", uri=True, timeout=10, check_same_thread=False
+                ),
             )
         yield self._db
 
@@ -153,13 +154,17 @@ class IndexWords:
         del rows, places
         self._position = position
 
-    def _word(self, wait: bool) -> bool:
-        """Word up to STEP_ROWS unworded rows; False once none is left (True also when
-        another thread writes the index, and not `wait`)."""
+    def _word(self, wait: bool, rowids: Sequence[int] = ()) -> bool:
+        """Word the rows `rowids`, or up to STEP_ROWS unworded rows; False once none is
+        left (True also when another thread writes the index, and not `wait`)."""
         with self._catalogue.writing(wait) as db:
             if db is None:
                 return True
-            rows = db.execute(_UNWORDED, (STEP_ROWS,)).fetchall()
+            if rowids:  # (these rows, worded or not)
+                marks = ",".join("?" * len(rowids))
+                rows = db.execute(f"{_ROWS} WHERE p.rowid IN ({marks})", rowids).fetchall()
+            else:
+                rows = db.execute(_UNWORDED, (STEP_ROWS,)).fetchall()
             if not rows:
                 return False
             db.execute("BEGIN IMMEDIATE")
@@ -200,8 +205,10 @@ class IndexWords:
                     for pid in gone
                     for (rowid,) in db.execute("SELECT rowid FROM papers WHERE id = ?", (pid,))
                 ]
-            while self._word(wait=True):
-                pass
+            # those rows alone (an import's others: in the steps of syncing())
+            for start in range(0, len(found) + len(dropped), STEP_ROWS):
+                rows = [rowid for rowid, _r in found] + dropped
+                self._word(True, rows[start : start + STEP_ROWS])
         except sqlite3.Error as exc:
             raise WordsError(str(exc)) from exc
         position = self._position

@@ -6,6 +6,7 @@ import contextlib
 import copy
 import dataclasses
 import os
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -123,6 +124,20 @@ def _positions(held: list[bytes], lines: list[bytes]) -> set[int] | None:
     return taken
 
 
+def _weak(method: Callable[[str], None]) -> Callable[[str], None]:
+    """`method`, called while its object lives: what a folder's parts tell it does not
+    keep it alive (a cycle would leave its databases to the collector, which may
+    finalize a connection before its owner closes it)."""
+    ref = weakref.WeakMethod(method)
+
+    def call(text: str) -> None:
+        target = ref()
+        if target is not None:
+            target(text)
+
+    return call
+
+
 def not_a_folder(path: Path) -> str:
     """The message that the library's `path` is a file, not a folder."""
     return say._("{path}: not a folder").format(path=path)
@@ -175,7 +190,7 @@ class LibraryFolder:
         self._clock = Clock(self.device)
         #: the library the user sees: this device's records as last loaded (or since
         #: written by us) and the other devices' as last read, merged (see merged.py)
-        self._view = MergedView(self.device, tell=self._note)
+        self._view = MergedView(self.device, tell=_weak(self._note))
         #: the merged view kept between opens (see view_cache.py): looked at by the
         #: first load only, written then if it missed and on close
         self._view_cache: ViewCache | None = None
@@ -238,7 +253,7 @@ class LibraryFolder:
             self.folder,
             lock=self._lock,
             fold=self._fold_told,
-            tell=self._note,
+            tell=_weak(self._note),
             source=self.annotations_path,
             into=self.folder / BACKUPS_DIR / self.device,
         )

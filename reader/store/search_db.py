@@ -18,6 +18,7 @@ from reader.core.models import Paper
 from reader.core.paper_table import Whole
 from reader.core.search_text import catalogue_words
 from reader.core.words import fts_query
+from reader.store.cachefile import owned
 from reader.store.catalogue_words import AUTHORS_WEIGHT, COLUMNS, TITLE_WEIGHT
 
 #: papers indexed per step of syncing() (~10 ms)
@@ -41,7 +42,9 @@ class SearchDB:
     their positions, and find() answers with positions."""
 
     def __init__(self) -> None:
-        self._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._db = owned(
+            self, sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        )
         self._db.executescript(f"BEGIN; {_SCHEMA_SQL} COMMIT;")
         #: each row's position (-1: none), by rowid
         self._position = array("q")
