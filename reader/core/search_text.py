@@ -236,3 +236,15 @@ def make_record(paper: Paper, ann: Annotation | None) -> SearchRecord:
         tuple(search_key(t) for t in ann.tags) if ann else (),
         _has(paper, ann),
     )
+
+
+def joined_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted `spans` (mark_spans') with those that touch or overlap made one: one mark
+    drawn, not thousands, for "w" in "wwww…"."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out

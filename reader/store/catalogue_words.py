@@ -231,39 +231,52 @@ class IndexWords:
         score (lower is better) over authors, title and abstract, a word in the title
         weighing as much as TITLE_WEIGHT in the abstract. (Only the papers holding
         them all are scored: the few a search found, not the many of its broadest word.)"""
-        if not terms:
-            return {}
-        expression = " AND ".join(f"({fts_query(words, None, COLUMNS)})" for words in terms)
         try:
             with self._reading() as db:
-                found = db.execute(
-                    f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
-                    " FROM words WHERE words MATCH ?",
-                    (expression,),
-                ).fetchall()
+                return bm25_scores(db, terms, self._positions())
         except sqlite3.Error as exc:
             raise WordsError(str(exc)) from exc
-        position = self._positions()
-        top = len(position)
-        return {position[i]: score for i, score in found if i < top and position[i] >= 0}
 
     def find(self, words: str, column: str | None = None) -> list[int]:
         """The positions of the papers whose authors, title or abstract (or `column`
         of them) hold the word text `words`, the last word as a prefix."""
-        if column is not None and column not in COLUMNS:
-            raise ValueError(column)
         try:
             with self._reading() as db:
-                (found,) = db.execute(
-                    "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
-                    (fts_query(words, column, COLUMNS),),
-                ).fetchone()
+                return positions_found(db, words, column, self._positions())
         except sqlite3.Error as exc:
             (self._source or self)._remake = True
             raise WordsError(str(exc)) from exc
-        if not found:
-            return []
-        position = self._positions()
-        top = len(position)  # (rows another program added since: not ours to know)
-        rs = [position[i] if i < top else -1 for i in map(int, found.split(","))]
-        return [r for r in rs if r >= 0] if -1 in rs else rs
+
+
+def bm25_scores(
+    db: sqlite3.Connection, terms: Sequence[str], position: array[int]
+) -> dict[int, float]:
+    """IndexWords.scores() (and search_db's) in the words of `db`, each row known by its
+    `position` (-1: none; a row past its end: another program's, not ours to know)."""
+    if not terms:
+        return {}
+    expression = " AND ".join(f"({fts_query(words, None, COLUMNS)})" for words in terms)
+    found = db.execute(
+        f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
+        " FROM words WHERE words MATCH ?",
+        (expression,),
+    ).fetchall()
+    top = len(position)
+    return {position[i]: score for i, score in found if i < top and position[i] >= 0}
+
+
+def positions_found(
+    db: sqlite3.Connection, words: str, column: str | None, position: array[int]
+) -> list[int]:
+    """IndexWords.find() (and search_db's) in the words of `db` (see bm25_scores)."""
+    if column is not None and column not in COLUMNS:
+        raise ValueError(column)
+    (found,) = db.execute(
+        "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
+        (fts_query(words, column, COLUMNS),),
+    ).fetchone()
+    if not found:
+        return []
+    top = len(position)
+    rs = [position[i] if i < top else -1 for i in map(int, found.split(","))]
+    return [r for r in rs if r >= 0] if -1 in rs else rs

@@ -17,9 +17,8 @@ from collections.abc import Generator, Iterable, Sequence
 from reader.core.models import Paper
 from reader.core.paper_table import Whole
 from reader.core.search_text import catalogue_words
-from reader.core.words import fts_query
 from reader.store.cachefile import owned
-from reader.store.catalogue_words import AUTHORS_WEIGHT, COLUMNS, TITLE_WEIGHT
+from reader.store.catalogue_words import bm25_scores, positions_found
 
 #: papers indexed per step of syncing() (~10 ms)
 STEP_PAPERS = 100
@@ -125,38 +124,15 @@ class SearchDB:
         score (lower is better) over authors, title and abstract, a word in the title
         weighing as much as TITLE_WEIGHT in the abstract. (Only the papers holding
         them all are scored: the few a search found, not the many of its broadest word.)"""
-        if not terms:
-            return {}
-        expression = " AND ".join(f"({fts_query(words, None, COLUMNS)})" for words in terms)
         try:
-            rows = self._connection().execute(
-                f"SELECT rowid, bm25(words, {AUTHORS_WEIGHT}, {TITLE_WEIGHT}, 1.0)"
-                " FROM words WHERE words MATCH ?",
-                (expression,),
-            )
-            found = rows.fetchall()
+            return bm25_scores(self._db, terms, self._position)
         except sqlite3.Error as exc:
             raise SearchDBError(str(exc)) from exc
-        position, top = self._position, len(self._position)
-        return {position[i]: score for i, score in found if i < top and position[i] >= 0}
 
     def find(self, words: str, column: str | None = None) -> list[int]:
         """The positions of the papers whose authors, title or abstract (or `column`
         of them) hold the word text `words`, the last word as a prefix."""
-        if column is not None and column not in COLUMNS:
-            raise ValueError(column)
         try:
-            (found,) = (
-                self._connection()
-                .execute(
-                    "SELECT group_concat(rowid) FROM words WHERE words MATCH ?",
-                    (fts_query(words, column, COLUMNS),),
-                )
-                .fetchone()
-            )
+            return positions_found(self._db, words, column, self._position)
         except sqlite3.Error as exc:
             raise SearchDBError(str(exc)) from exc
-        if not found:
-            return []
-        rs = list(map(self._position.__getitem__, map(int, found.split(","))))
-        return [r for r in rs if r >= 0] if -1 in rs else rs

@@ -163,9 +163,9 @@ class PaperDelegate(QStyledItemDelegate):
             if len(self._spans) >= TEXT_CACHE:
                 self._spans.clear()
             # (the search's text classes load with the first search, not at start-up)
-            from reader.core.search_text import mark_spans
+            from reader.core.search_text import joined_spans, mark_spans
 
-            spans = self._spans[text] = _joined(mark_spans(text, terms, MAX_MARKS))
+            spans = self._spans[text] = joined_spans(mark_spans(text, terms, MAX_MARKS))
         return spans
 
     def _layer(self, key: tuple[Any, ...], fonts: _Fonts, *, keep: bool) -> QPixmap:
@@ -396,15 +396,3 @@ def _static(text: str, font: QFont) -> QStaticText:
     laid.setTextFormat(Qt.TextFormat.PlainText)
     laid.prepare(font=font)  # (no QTransform passed: its class is ~0.5 ms of the start)
     return laid
-
-
-def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted `spans` with those that touch or overlap made one (one mark drawn, not
-    several over one another)."""
-    out: list[tuple[int, int]] = []
-    for start, end in spans:
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(end, out[-1][1]))
-        else:
-            out.append((start, end))
-    return out

@@ -423,14 +423,14 @@ class ReaderPane(QStackedWidget):
         if terms:  # (the text classes load with the first search, not at start-up)
             from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 
-            from reader.core.search_text import mark_spans
+            from reader.core.search_text import joined_spans, mark_spans
 
             doc = self.browser.document()
             fmt = QTextCharFormat()
             fmt.setBackground(QColor(SEARCH_MARK))
             text = doc.toRawText()  # a character a position, as cursors count them (UTF-16)
             position = _utf16_positions(text)
-            for start, end in _joined(mark_spans(text, terms, MAX_MARKS)):
+            for start, end in joined_spans(mark_spans(text, terms, MAX_MARKS)):
                 mark = QTextEdit.ExtraSelection()
                 mark.cursor = QTextCursor(doc)
                 mark.cursor.setPosition(position(start))
@@ -512,18 +512,6 @@ class ReaderPane(QStackedWidget):
         if annotation.highlights or self._highlight_panel is not None:
             text = self.browser.toPlainText() if annotation.highlights else ""
             self.highlight_panel.set_highlights(annotation.highlights, text)
-
-
-def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted `spans` with those that touch or overlap made one (one mark, not
-    thousands, for "w" in "wwww…")."""
-    out: list[tuple[int, int]] = []
-    for start, end in spans:
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(end, out[-1][1]))
-        else:
-            out.append((start, end))
-    return out
 
 
 def _utf16_positions(text: str) -> Callable[[int], int]:
