@@ -44,7 +44,7 @@ def child(folder: Path) -> dict[str, Any]:
     painted = _Painted(view.viewport())
     _until(qapp, lambda: painted.count > 0)
     # a window in use for a while: the search ready and what idle time makes made
-    _until(qapp, lambda: app.controller.index.warm(0.008) and app.note_links.catalogue.ready)
+    _until(qapp, lambda: app.controller.index.warm(0.008))
     app.controller.library.set_tag_colours({TAG: "#4e79a7"})
     view.setFocus()
     QTest.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)

@@ -304,10 +304,6 @@ def child_app(folder: Path, interact: bool, warm: bool) -> dict[str, Any]:
         while not index.warm(0.008):
             qapp.processEvents()
         out["index_warm_ms"] = round((time.perf_counter() - start) * 1000)
-        # and what the window builds while the user is idle (note links' title catalogue)
-        catalogue = app.note_links.catalogue
-        _until(qapp, lambda: catalogue.ready)
-        out["idle_work_ms"] = round((time.perf_counter() - start) * 1000)
         out["rss_warm_mb"], out["rss_warm_now_mb"] = _rss_mb(), _rss_now_mb()
     global longest_turn_ms
     longest_turn_ms = 0.0
@@ -530,7 +526,6 @@ def main(argv: list[str] | None = None) -> None:
         "catalogue_mb": round(json_mb, 1),
         "rss_vs_catalogue": round(rss_mb / json_mb, 2),
         "index_warm_ms": used.get("index_warm_ms"),
-        "idle_work_ms": used.get("idle_work_ms"),
         "rss_now_mb": min(o["rss_now_mb"] or 0 for o in opened),
         "rss_warm_mb": used.get("rss_warm_mb"),
         "rss_warm_now_mb": used.get("rss_warm_now_mb"),

@@ -27,7 +27,7 @@ from reader.core.query import And, Everything, Field, Node, Not, Or, Query, Text
 from reader.core.steps import run_steps
 from reader.core.text import search_key
 from reader.core.user_texts import STATUS, UserTexts
-from reader.core.words import contains
+from reader.core.words import contains, word_text
 
 CACHE_SIZE = 256
 #: papers per part of making the index in steps (~15 ms a part at 100k papers)
@@ -310,6 +310,23 @@ class SearchIndex:
         bits = within if query.tree is None else self._eval(query.tree, within)
         everything = bits == self._alive and bits.bit_count() == len(self._ids)
         return self._lists.select(bits, order, everything=everything)
+
+    def titled(self, text: str, enough: int = 0) -> list[str]:
+        """The ids (in library order) of the papers whose title holds each word of
+        `text` (as a word or a word's start); case, accents and capitals ignored (no
+        acronyms: what note links complete and find); none if it has no words. The
+        longest words are looked for first: given `enough`, no more once at most that
+        many papers are left."""
+        words = sorted(set(word_text(search_key(text)).split()), key=len, reverse=True)
+        if not words:
+            return []
+        found = self._alive
+        for word in words:
+            found = self._text(word, found, 1)
+            if found.bit_count() <= enough:
+                break
+        ids = self._ids
+        return [ids[r] for r in rids(found, len(ids))]
 
     def ranked(self, query: Query, ids: Sequence[str]) -> list[str]:
         """`ids` (what filter() returned for `query`) by relevance to the query's words:

@@ -5,28 +5,22 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Generator
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
-from PySide6.QtCore import QObject, QStringListModel, QTimer
+from PySide6.QtCore import QObject, QStringListModel
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QApplication, QCompleter, QMainWindow
+from PySide6.QtWidgets import QCompleter, QMainWindow
 
 from reader.core.library import Change
 from reader.core.links import Backlinks, TitleCatalogue, plain_title
 from reader.ui import plain
 from reader.ui.i18n import fill, number
-from reader.ui.idle import WhenIdle
 from reader.ui.note_editor import NoteTextEdit
 
 if TYPE_CHECKING:
     from reader.ui.controller import PaperController
 
-#: how long after start-up, and for how long per event-loop pass while keyboard and
-#: mouse are idle, the title catalogue builds
-WARM_DELAY_MS = 1_500
-WARM_SLICE_S = 0.006
 #: the most linking notes named in the "Mentioned in" line
 MAX_NAMED = 5
 #: an unfinished link just before the cursor
@@ -107,7 +101,10 @@ class NoteLinks(QObject):
         self._library = controller.library
         self._sidebar = controller.sidebar
         self._pane = controller.pane
-        self.catalogue = TitleCatalogue(self._library)
+        # (the search index's words: made by its first use, if the window has not yet)
+        self.catalogue = TitleCatalogue(
+            self._library, lambda text, enough: controller.index.titled(text, enough)
+        )
         self.backlinks = Backlinks(self._library)
         self.completer = TitleCompleter(self._pane.note_editor.editor, self.catalogue, self)
         self._pane.note_editor.preview.paper_link_activated.connect(self.follow)
@@ -115,29 +112,6 @@ class NoteLinks(QObject):
         self._pane.paper_shown.connect(self.show_backlinks)
         controller.library_changed.connect(self._on_change)
         self.show_backlinks(self._pane.paper_id)
-        # build the title catalogue after the window is up, in slices while the user is
-        # idle (at 100k papers ~350 ms in all: a slice in a keystroke's way made it late)
-        self._warming: WhenIdle | None = None
-        self._warm_later = QTimer(self, singleShot=True, interval=WARM_DELAY_MS)
-        self._warm_later.timeout.connect(self._start_warming)
-        self._warm_later.start()
-
-    def _start_warming(self) -> None:
-        qapp = QApplication.instance()
-        assert isinstance(qapp, QApplication)
-        if not self.catalogue.ready:  # (built by a use meanwhile)
-            self._warming = WhenIdle(qapp, self, self._warm_steps())
-
-    def _warm_steps(self) -> Generator[None, None, None]:
-        while not self.catalogue.warm(WARM_SLICE_S):
-            yield
-
-    def _stop_warming(self) -> None:
-        self._warm_later.stop()
-        if self._warming is not None:
-            self._warming.stop()
-            self._warming.deleteLater()
-            self._warming = None
 
     def follow(self, path: str) -> bool:
         """Select the paper a `paper:` link names (the url path: the quoted title)."""
@@ -188,10 +162,6 @@ class NoteLinks(QObject):
                 self.go(pid)
 
     def _on_change(self, change: Change) -> None:
-        if "papers" in change.fields:
-            self._stop_warming()
-            self.catalogue.invalidate()
-            self._warm_later.start()
         if "note" in change.fields:
             self.backlinks.update(change.paper_ids)
         if "note" in change.fields or "papers" in change.fields:

@@ -8,8 +8,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
+from reader.core.index import SearchIndex
+from reader.core.library import Library
 from reader.core.links import MAX_MATCHES, TitleCatalogue, linked_keys, plain_title
 from reader.core.models import Paper
+from reader.store import catalogue_db
+from reader.store.files import LibraryFolder
 
 DA_KD = "t-079022f112"
 FLOAT = "t-2702e2f312"  # "Floating-Point Neural Networks Can Represent Almost All ..."
@@ -119,17 +123,27 @@ def test_catalogue_is_capped_case_and_accent_blind_and_follows_imports(app, link
     assert catalogue.find("SCHRÖDINGER bridges: Θ(n) revisited!") == "new-1"
 
 
-def test_catalogue_stops_at_the_limit_at_scale():
-    class Many:
-        def paper_ids(self):
-            return [f"p{i}" for i in range(100_000)]
-
-        def papers_in_order(self, ids):
-            return [Paper(id=pid, title=f"Paper number {pid[1:]} on graphs") for pid in ids]
-
-    catalogue = TitleCatalogue(Many())  # type: ignore[arg-type]
+def test_catalogue_stops_at_the_limit_and_finds_titles_by_words_in_a_library_folder(
+    tmp_path, monkeypatch
+):
+    # the catalogue's index a file (as a big library's): the titles are found through
+    # its words (whole words and prefixes, not inside a word)
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    lib = Library(LibraryFolder(tmp_path / "lib"))
+    lib.add_papers(
+        [Paper(id=f"p{i}", title=f"Paper number {i} on graphs", abstract="x") for i in range(3000)]
+        + [Paper(id="pro", title="Promising graphs", abstract="x")]
+    )
+    assert lib.search_words() is not None  # (the words in the index's file)
+    index = SearchIndex(lib, lib.search_words())
+    catalogue = TitleCatalogue(lib, index.titled)
     assert len(catalogue.matches("graphs")) == MAX_MATCHES
-    assert catalogue.matches("number 99999 ") == ["Paper number 99999 on graphs"]
+    assert catalogue.matches("number 2999 ") == ["Paper number 2999 on graphs"]
+    tens = (299, *range(2990, 3000))
+    assert catalogue.matches("number 299") == [f"Paper number {n} on graphs" for n in tens]
+    assert catalogue.matches("mising") == []  # (not inside "Promising")
+    assert catalogue.find("paper number 17 on graphs") == "p17"
+    assert catalogue.find("Paper number 17 on") == ""
 
 
 def test_clicking_a_link_in_the_preview_selects_that_paper(qtbot, app, links):
