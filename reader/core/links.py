@@ -4,7 +4,7 @@ paper, and finding papers by the words of their title."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from reader.core.library import Library
 from reader.core.models import Paper

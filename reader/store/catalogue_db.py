@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain
@@ -112,6 +111,8 @@ SMALL_LIBRARY_BYTES = 1 << 20
 _AUX = ("-wal", "-shm")
 #: beside an index whose check found it damaged after it was opened
 _SUSPECT = ".damaged"
+#: between the ids ids() reads joined
+_IDS_SEP = "\x1f"
 
 
 def _ours(db: sqlite3.Connection) -> bool:
@@ -170,8 +171,6 @@ class CatalogueDB:
         self._reading = threading.Lock()
         #: what went wrong with the database and was mended, for the user
         self.problems: list[str] = []
-        #: the ids load() read, and the rowid of each
-        self.loaded: tuple[list[str], array[int]] | None = None
         #: PRAGMA quick_check of the file found (see load())
         self._check: Future[str] | None = None
 
@@ -313,22 +312,21 @@ class CatalogueDB:
         see _check_all); a damaged index is set aside and made anew, and read again."""
         self.sync(folder, problems)
         try:
-            ids = self._loaded_ids()
+            # (the table made while the check runs on: ~0.5 s at 1M papers)
+            table, failure = PaperTable(self.ids(), self), ""
         except sqlite3.DatabaseError as exc:  # (damaged: the check says so too)
-            ids, failure = [], str(exc)
-        else:
-            failure = ""
+            table, failure = PaperTable((), self), str(exc)
         failure = self._checked() or failure
         if failure:
-            del ids
+            del table
             with self._mutex, self._reading:
                 self._close_reader()
                 if self._db is not None:
                     self._db.close()
                 self._db = self._open_again(sqlite3.DatabaseError(failure))
             self.sync(folder, problems)
-            ids = self._loaded_ids()
-        return PaperTable(ids, self)
+            table = PaperTable(self.ids(), self)
+        return table
 
     def _checked(self) -> str:
         """What the check of the file found wrong ("" if nothing, or if not checked)."""
@@ -522,26 +520,20 @@ class CatalogueDB:
             )
         return reader
 
-    def _loaded_ids(self) -> list[str]:
-        """ids(), kept with the rows they are in as `loaded` (see catalogue_words)."""
-        with self._mutex:
-            found = self._connection().execute(
-                "SELECT rowid, id FROM papers WHERE deleted = '' ORDER BY rowid"
-            )
-            rowids, ids = array("q"), list[str]()
-            for part in iter(lambda: found.fetchmany(10_000), []):
-                rowids.extend(rowid for rowid, _pid in part)
-                ids += (pid for _rowid, pid in part)
-        self.loaded = (ids, rowids)
-        return ids
-
     def ids(self) -> list[str]:
         """The ids of papers(), in its order (without reading the papers)."""
         with self._mutex:
-            found = self._connection().execute(
-                "SELECT id FROM papers WHERE deleted = '' ORDER BY rowid"
-            )
-            return [pid for (pid,) in found]
+            db = self._connection()
+            # one string split (~0.3 s at 1M papers; a row at a time: ~0.6 s)
+            count, joined = db.execute(
+                f"SELECT count(*), group_concat(id, char({ord(_IDS_SEP)})) FROM"
+                " (SELECT id FROM papers WHERE deleted = '' ORDER BY rowid)"
+            ).fetchone()
+            ids = joined.split(_IDS_SEP) if count else []
+            if len(ids) != count:  # (an id holding the separator)
+                found = db.execute("SELECT id FROM papers WHERE deleted = '' ORDER BY rowid")
+                ids = [pid for (pid,) in found]
+            return ids
 
     def count(self) -> int:
         with self._mutex:

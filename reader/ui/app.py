@@ -282,6 +282,8 @@ def _features(app: App) -> Iterator[None]:
     from reader.ui.window_actions import add_window_actions
 
     window, controller = app.window, app.controller
+    controller.offer_known_tags()
+    yield
     actions = app._actions = build_actions(window, controller, window.transfers)
     yield
     bar = TriageBar(window)
