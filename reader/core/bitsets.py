@@ -32,9 +32,21 @@ def unpack(bits: int, n: int) -> bytes:
 
 
 def bits_of(records: Iterable[int], n: int) -> int:
-    mask = bytearray(n)
-    deque(map(mask.__setitem__, records, repeat(1)), 0)
-    return pack(mask)
+    """The bitset of `records` (each below `n`: IndexError otherwise)."""
+    records = records if isinstance(records, list) else list(records)
+    if len(records) << SPARSE_SHIFT >= n:  # many: a byte a record, set at C speed
+        mask = bytearray(n)
+        deque(map(mask.__setitem__, records, repeat(1)), 0)
+        return pack(mask)
+    if not records:
+        return 0
+    if not 0 <= min(records) <= max(records) < n:
+        raise IndexError(max(records))
+    # few: a bit a record (a mask of every record costs ~20 ms at 1M papers)
+    bitmap = bytearray((n + 7) >> 3)
+    for r in records:
+        bitmap[r >> 3] |= 1 << (r & 7)
+    return int.from_bytes(bitmap, "little")
 
 
 #: a set of fewer than 1/2**SPARSE_SHIFT of the records is read from its set bits,

@@ -72,8 +72,9 @@ class CatalogueWords(Protocol):
         abstracts) and forget the papers `gone` (ids)."""
         ...
 
-    def find(self, words: str, column: str | None = None) -> list[int]:
-        """The positions of the papers holding the word text `words` (in `column`)."""
+    def find(self, words: str, column: str | None, n: int) -> int:
+        """The papers holding the word text `words` (in `column`): a bitset of their
+        positions, all below `n` (IndexError: a paper at `n` or after)."""
         ...
 
     def scores(self, terms: Sequence[str]) -> dict[int, float]:
@@ -398,8 +399,7 @@ class SearchIndex:
         def fetch() -> Fetched:  # (the bitsets made here too: ~15 ms at 100k papers)
             try:
                 found = [
-                    (words, line, bits_of(twin.find(words, _column(line)), n))
-                    for words, line in wanted
+                    (words, line, twin.find(words, _column(line), n)) for words, line in wanted
                 ]
             except IndexError:  # a paper added meanwhile: stale, as take_words() finds
                 return -1, []
@@ -418,7 +418,7 @@ class SearchIndex:
         for words, line, bits in found:
             res = bits & alive
             if line is None:
-                res |= self._noted(words, alive & ~res)
+                res |= self._noted(words, self._narrowed(words, line, alive & ~res))
             self._cache[line, words] = (res, alive)
         while len(self._cache) > CACHE_SIZE:
             del self._cache[next(iter(self._cache))]
@@ -519,15 +519,11 @@ class SearchIndex:
         (the last word as a prefix), cached."""
         cache = self._cache
         res, scope = cache.pop((line, words), (0, 0))
-        if todo := cand & ~scope:
+        if todo := self._narrowed(words, line, cand & ~scope):
             known = 0
-            for (where, other), (r2, s2) in cache.items():
-                if where != line:
-                    continue
-                if words.startswith(other):  # lacking the start of the words: lacking them
-                    todo &= r2 | ~s2
-                elif other.startswith(words):  # holding more than the words: holding them
-                    known |= r2 & todo
+            for (where, other), (r2, _s2) in cache.items():
+                if where == line and other.startswith(words):
+                    known |= r2 & todo  # holding more than the words: holding them
             res |= known | self._find(words, todo & ~known, line)
             scope |= cand
         cache[line, words] = (res, scope)
@@ -535,20 +531,28 @@ class SearchIndex:
             del cache[next(iter(cache))]
         return res & cand
 
+    def _narrowed(self, words: str, line: Line, todo: int) -> int:
+        """`todo` less the records a cached start of the words was looked for among and
+        not found in: lacking the start of the words, they lack them."""
+        for (where, other), (r2, s2) in self._cache.items():
+            if where == line and words.startswith(other):
+                todo &= r2 | ~s2
+        return todo
+
     def _find(self, words: str, cand: int, line: Line) -> int:
         """The records of `cand` whose text (or `line`) holds `words`: no cache."""
         if not cand:
             return 0
         self._synced(None)
-        column = None if line is None else _COLUMNS[line]
+        column, n = None if line is None else _COLUMNS[line], len(self._ids)
         try:
-            rs = self._catalogue.find(words, column)
+            found = self._catalogue.find(words, column, n)
         except RuntimeError:  # a damaged index, set aside: made anew, at once
             self._generation += 1
             self._sync = self._syncing()
             self._synced(None)
-            rs = self._catalogue.find(words, column)
-        found = cand & bits_of(rs, len(self._ids))
+            found = self._catalogue.find(words, column, n)
+        found &= cand
         return found | self._noted(words, cand & ~found) if line is None else found
 
     def _noted(self, words: str, cand: int) -> int:

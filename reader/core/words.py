@@ -38,6 +38,8 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 MARK = "\ue000"
 #: a word, or one other character that is neither ASCII nor a space (×, √, ∇, “)
 _WORD = re.compile(f"[^\\W_]+|[^\\w\\s\\x00-\\x7f{MARK}]")
+#: _WORD in an ASCII text
+_ASCII_WORD = re.compile("[A-Za-z0-9]+")
 _CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
 _HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
 #: the longest acronym (a longer word in capitals is a word typed in capitals)
@@ -58,6 +60,8 @@ def _pairs(run: str) -> str:
 
 def word_text(key: str) -> str:
     """The words of the search key `key`, joined by single spaces ("" if none)."""
+    if key.isascii():  # (most texts: their words are found twice as fast)
+        return " ".join(_ASCII_WORD.findall(key))
     if _HAS_CJK.search(key) is not None:
         key = _CJK_RUN.sub(lambda m: f" {_pairs(m.group())} ", key)
     return " ".join(_WORD.findall(key))

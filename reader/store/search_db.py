@@ -18,7 +18,7 @@ from reader.core.models import Paper
 from reader.core.paper_table import Whole
 from reader.core.search_text import catalogue_words
 from reader.store.cachefile import owned
-from reader.store.catalogue_words import bm25_scores, positions_found
+from reader.store.catalogue_words import bits_found, bm25_scores
 
 #: papers indexed per step of syncing() (~10 ms)
 STEP_PAPERS = 100
@@ -129,10 +129,11 @@ class SearchDB:
         except sqlite3.Error as exc:
             raise SearchDBError(str(exc)) from exc
 
-    def find(self, words: str, column: str | None = None) -> list[int]:
-        """The positions of the papers whose authors, title or abstract (or `column`
-        of them) hold the word text `words`, the last word as a prefix."""
+    def find(self, words: str, column: str | None, n: int) -> int:
+        """The papers (a bitset of positions, all below `n`) whose authors, title or
+        abstract (or `column` of them) hold the word text `words`, the last word as a
+        prefix."""
         try:
-            return positions_found(self._db, words, column, self._position)
+            return bits_found(self._db, words, column, self._position, n)
         except sqlite3.Error as exc:
             raise SearchDBError(str(exc)) from exc

@@ -28,9 +28,9 @@ def test_typed_words_are_found_off_the_gui_thread_and_shown(qtbot, make_app, mon
     where: list[str] = []
     find = IndexWords.find
 
-    def spied(self, words, column=None):
+    def spied(self, words, column, n):
         where.append(threading.current_thread().name)
-        return find(self, words, column)
+        return find(self, words, column, n)
 
     monkeypatch.setattr(IndexWords, "find", spied)
     sidebar, library = app.window.sidebar, app.controller.library

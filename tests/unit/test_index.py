@@ -837,9 +837,9 @@ def test_words_found_on_a_thread_of_their_own_are_what_filter_would_find(tmp_pat
     where = []
     find = IndexWords.find
 
-    def spied(self, words, column=None):
+    def spied(self, words, column, n):
         where.append(threading.current_thread() is threading.main_thread())
-        return find(self, words, column)
+        return find(self, words, column, n)
 
     monkeypatch.setattr(IndexWords, "find", spied)
     assert index.take_words(index.fetch_words(wanted).result())
@@ -857,6 +857,14 @@ def test_words_found_on_a_thread_of_their_own_are_what_filter_would_find(tmp_pat
     fetched = index.fetch_words(index.words_wanted(parse("quok")))
     assert index.take_words(fetched.result())
     assert index.filter(parse("quok"), lib.paper_ids()) == ["flow", "q"]
+    # typed a key at a time: what the user wrote looked for only where a start of the
+    # words was (the notes of the papers the catalogue's words lack), never fewer
+    lib.set_note("diff", "a quoll, then a quokka")
+    lib.set_note("kd", "a quoll")
+    for typed in ("qu", "quo", "quol", "quo", "quok", "quokk", "q"):
+        fetched = index.fetch_words(index.words_wanted(parse(typed)))
+        assert fetched is None or index.take_words(fetched.result())
+        assert index.filter(parse(typed), lib.paper_ids()) == reference(lib, typed), typed
     index.close()
     memory = SearchIndex(lib, SearchDB.in_memory())
     memory.warm()
