@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
@@ -198,6 +198,22 @@ class Library:
         """Every paper by id, read-only (a view that follows the library, reading
         each paper when asked for; its copy() is a dict of them all as they are now)."""
         return MappingProxyType(self._papers)
+
+    def in_order(self, paper_ids: Collection[str]) -> list[str]:
+        """The papers of `paper_ids` in the library's order. The papers entered last
+        (an import's, those an index made anew takes in) are looked for from the end:
+        a few of a million cost what they are, not a pass over the million."""
+        order = self._papers.ids
+        present = [pid for pid in paper_ids if pid in order]
+        if len(present) << 4 < len(order):
+            wanted, found = set(present), []
+            for pid in reversed(order):
+                if pid in wanted:
+                    found.append(pid)
+                    if len(found) == len(wanted):
+                        return found[::-1]
+        wanted = set(present)
+        return [pid for pid in order if pid in wanted]
 
     def paper(self, paper_id: str) -> Paper:
         """The paper as the library lists it: its abstract may be NOT_LOADED (a
@@ -704,6 +720,22 @@ class Library:
         self._written.update(dict.fromkeys((p.id for p in papers), self._writes))
         self._papers.put(papers)
         self._announce(Change(frozenset(p.id for p in papers), frozenset({"papers"})))
+
+    def catch_up(self, limit: int) -> bool:
+        """Take in up to `limit` papers the store took into its catalogue since the
+        library was opened (a big library whose index is made anew opens with the
+        first papers taken; the others come as they are, and papers listed may be
+        written anew or deleted by a later file), announced. True once it is done."""
+        store: Any = self._store
+        if getattr(store, "taken_since", None) is None:
+            return True
+        papers, deleted, done = store.taken_since(limit)
+        self.papers_written(papers)
+        gone = [pid for pid in deleted if pid in self._papers.ids]
+        if gone:
+            self._papers.drop(gone)
+            self._announce(Change(frozenset(gone), frozenset({"papers"})))
+        return bool(done)
 
     # -- deleting and merging papers -------------------------------------------
 

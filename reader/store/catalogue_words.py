@@ -167,14 +167,17 @@ class IndexWords:
         self._position = position
 
     def _word(self, wait: bool, rowids: Sequence[int] = ()) -> bool:
-        """Word the rows `rowids`, or up to STEP_ROWS unworded rows; False once none is
-        left (True also when another thread writes the index, and not `wait`)."""
+        """Word the rows `rowids` not worded, or up to STEP_ROWS unworded rows; False
+        once none is left (True also when another thread writes the index, and not
+        `wait`)."""
         with self._catalogue.writing(wait) as db:
             if db is None:
                 return True
-            if rowids:  # (these rows, worded or not)
+            if rowids:  # (these rows, if the catalogue wrote them since they were worded)
                 marks = ",".join("?" * len(rowids))
-                rows = db.execute(f"{_ROWS} WHERE p.rowid IN ({marks})", rowids).fetchall()
+                rows = db.execute(
+                    f"{_ROWS} WHERE p.rowid IN ({marks}) AND p.worded = 0", rowids
+                ).fetchall()
             else:
                 rows = db.execute(_UNWORDED, (STEP_ROWS,)).fetchall()
             if not rows:

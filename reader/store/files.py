@@ -320,6 +320,17 @@ class LibraryFolder:
         self.problems.extend(p for p in self.catalogue.problems if p not in self.problems)
         return papers
 
+    def catching_up(self) -> bool:
+        """Whether load_papers() listed the papers taken in first, the others coming
+        (taken_since())."""
+        return self.catalogue.catching_up is not None
+
+    def taken_since(self, limit: int) -> tuple[list[Paper], list[str], bool]:
+        """What the catalogue's index took in since load_papers() (an index made anew:
+        see CatalogueDB.load), up to `limit` papers: those new or written anew, the ids
+        of those deleted, and whether they are the last."""
+        return self.catalogue.taken_since(limit)
+
     def words(self) -> IndexWords:
         """The papers' words in the catalogue's index, for search."""
         return self.catalogue.words()

@@ -33,6 +33,7 @@ from reader.ui.transfer import Transfers
 if TYPE_CHECKING:
     from reader.core.index import SearchIndex
     from reader.ui.actions import Actions
+    from reader.ui.catch_up import CatchUp
     from reader.ui.highlights import Highlighter
     from reader.ui.note_links import NoteLinks
     from reader.ui.tasks import TaskRunner
@@ -77,6 +78,8 @@ class App:
         #: the last "could not re-read" told, not told again while it stays the same
         self.refresh_error: str | None = None
         self.after_paint: AfterFirstPaint | None = None
+        #: taking in the papers of an index made anew (None: it took them all at once)
+        self.catch_up: CatchUp | None = None
         self._actions: Actions | None = None
         self._triage: Triage | None = None
         self._highlighter: Highlighter | None = None
@@ -230,6 +233,10 @@ def build(
         qapp, sidebar.view.viewport(), lambda: _later_steps(app, preview_held)
     )
     NeighbourPrefetch(sidebar, library, pane)
+    if opened.folder.catching_up():  # (an index made anew: its first papers listed)
+        from reader.ui.catch_up import CatchUp
+
+        app.catch_up = CatchUp(library, window.statusBar(), window)
     return app
 
 

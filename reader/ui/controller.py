@@ -218,9 +218,8 @@ class PaperController(QObject):
             # in it, so the index's order stays the library's and the list in library
             # order is recognised at once (else ~0.1 s at 100k papers); then those that
             # left (the trash, a merge, an undone import), for the index to drop
-            papers = self.library.papers_by_id()
-            ids = [pid for pid in papers if pid in change.paper_ids]
-            ids += [pid for pid in change.paper_ids if pid not in papers]
+            ids = self.library.in_order(change.paper_ids)
+            ids += [pid for pid in change.paper_ids if pid not in self.library]
         self.sidebar.papers_changed(ids)
         fields = change.fields
         if "papers" in fields:

@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CatchUp</name>
+    <message numerus="yes">
+        <source>Library indexed: %Ln paper(s)</source>
+        <extracomment>papers taken into the window a step (~10-30 ms at 1M papers)... ...every this many ms while the index takes them in (at once while steps are full)</extracomment>
+        <translation>
+            <numerusform>Library indexed: %Ln paper</numerusform>
+            <numerusform>Library indexed: %Ln papers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Indexing the library: %Ln paper(s) so far…</source>
+        <translation>
+            <numerusform>Indexing the library: %Ln paper so far…</numerusform>
+            <numerusform>Indexing the library: %Ln papers so far…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Counted</name>
     <message numerus="yes">
         <source>Merge %Ln paper(s)</source>

@@ -307,7 +307,7 @@
     <name>App</name>
     <message>
         <source>Backup failed: %1</source>
-        <extracomment>how often the window looks for changes another process made to the library a backup of annotations.json at most this often while the window is open predicted interest (triage&apos;s order, the sort, More Like This) the last &quot;could not re-read&quot; told, not told again while it stays the same</extracomment>
+        <extracomment>how often the window looks for changes another process made to the library a backup of annotations.json at most this often while the window is open predicted interest (triage&apos;s order, the sort, More Like This) the last &quot;could not re-read&quot; told, not told again while it stays the same taking in the papers of an index made anew (None: it took them all at once)</extracomment>
         <translation>备份失败：%1</translation>
     </message>
     <message>
@@ -319,6 +319,22 @@
 %1</source>
         <translation>无法打开文库：
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>CatchUp</name>
+    <message numerus="yes">
+        <source>Library indexed: %Ln paper(s)</source>
+        <extracomment>papers taken into the window a step (~10-30 ms at 1M papers)... ...every this many ms while the index takes them in (at once while steps are full)</extracomment>
+        <translation>
+            <numerusform>文库索引已建成：%Ln 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Indexing the library: %Ln paper(s) so far…</source>
+        <translation>
+            <numerusform>正在为文库建立索引：已有 %Ln 篇论文…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -985,7 +1001,7 @@
     <name>NoteLinks</name>
     <message>
         <source>No paper titled “%1” in this library</source>
-        <extracomment>how long after start-up, and for how long per event-loop pass while keyboard and mouse are idle, the title catalogue builds the most linking notes named in the &quot;Mentioned in&quot; line an unfinished link just before the cursor</extracomment>
+        <extracomment>the most linking notes named in the &quot;Mentioned in&quot; line an unfinished link just before the cursor</extracomment>
         <translation>文库中没有标题为“%1”的论文</translation>
     </message>
     <message>

@@ -207,6 +207,8 @@ def test_window_stays_responsive_while_importing(qtbot, make_app, big_library, m
 
     app = make_app(big_library)
     transfers, sidebar = app.window.transfers, app.window.sidebar
+    # (its index made anew: the papers its first parts took in are listed first)
+    qtbot.waitUntil(lambda: app.catch_up is None or app.catch_up.done, timeout=60_000)
     assert sidebar.model.rowCount() == BIG_LIBRARY
     # the window settles first (what it leaves for after its first paint: the search
     # index, Markdown loaded...): the gaps are the import's

@@ -245,8 +245,8 @@ def test_a_small_library_is_indexed_in_memory_and_leaves_no_cache_file(tmp_path,
 
 def test_a_file_read_a_line_at_a_time_that_changes_meanwhile_is_taken_whole_later(tmp_path):
     # a file's papers are read from it as they go into the index (never all in memory):
-    # if it can no longer be read whole by then, none of it is taken, and it is taken
-    # at the next open
+    # if it can no longer be read whole by then, none of it is kept (the index emptied:
+    # made anew), and it is taken at the next open
     folder = tmp_path / "lib"
     name = _file_of(folder, "desk", [_paper("p1"), _paper("p2")], "1000000000001.0000.desk")
     whole = (folder / name).read_bytes()
@@ -256,11 +256,47 @@ def test_a_file_read_a_line_at_a_time_that_changes_meanwhile_is_taken_whole_late
     (folder / name).write_bytes(whole[: whole.index(b"\n") + 1])  # (its papers gone)
     db = CatalogueDB(tmp_path / "index.sqlite3")
     with pytest.raises(paper_files.FileChanged):
-        db._take(db._connection(), found, (1, 1))
+        db._take(found, (1, 1))
     assert db.papers() == []
     (folder / name).write_bytes(whole)
     db.sync(folder, problems)
     assert [p.id for p in db.papers()] == ["p1", "p2"] and problems == []
+    db.close()
+
+
+def test_a_file_that_changes_after_some_of_its_parts_were_taken_leaves_none_of_them(
+    tmp_path, monkeypatch
+):
+    # a file is taken a part at a time (others read and write between the parts): one
+    # found changed after some parts went in leaves the index emptied (it may have
+    # overwritten other files' lines), made anew from the files by the next sync
+    monkeypatch.setattr(catalogue_db, "TAKE_PART", 2)
+    folder = tmp_path / "lib"
+    first = _file_of(folder, "desk", [_paper("p1", "Old one")], "1000000000001.0000.desk")
+    db = CatalogueDB(tmp_path / "index.sqlite3")
+    db.sync(folder, [])
+    later = [_paper("p1", "New one"), _paper("p2"), _paper("p3"), _paper("p4"), _paper("p5")]
+    name = _file_of(folder, "laptop", later, "1000000000002.0000.laptop")
+    found = paper_files.scan_file(folder, name, [])
+    assert found is not None
+
+    lines = iter(found.papers)
+
+    def papers():
+        for n, paper in enumerate(lines):
+            if n == 3:
+                raise paper_files.FileChanged(name)
+            yield paper
+
+    with pytest.raises(paper_files.FileChanged):
+        db._take(paper_files.PapersFile(name, found.stamp, papers()), (1, 1))
+    assert db.papers() == [] and db.taken == 1 + 2
+    db.sync(folder, [])
+    assert [(p.id, p.title) for p in db.papers()] == [
+        ("p1", "New one"), ("p2", "Paper p2"), ("p3", "Paper p3"), ("p4", "Paper p4"),
+        ("p5", "Paper p5"),
+    ]  # fmt: skip
+    assert {n for (n, *_s) in db._connection().execute("SELECT * FROM files")} == {first, name}
     db.close()
 
 

@@ -330,3 +330,16 @@ def test_an_annotation_already_clean_is_kept_as_it_is():
     ):
         cleaned = clean_annotation(dirty)
         assert cleaned is not dirty and type(cleaned.rating) is int and cleaned.tags == ("a", "b/c")
+
+
+def test_papers_are_put_in_the_library_order_those_entered_last_found_from_the_end():
+    from reader.core.library import Library
+    from reader.core.models import Paper
+    from tests.helpers.libraries import MemoryStore
+
+    lib = Library(MemoryStore([Paper(id=f"p{i:03}", title=f"Paper {i}") for i in range(200)]))
+    assert lib.in_order({"p199", "p003", "p198", "nobody"}) == ["p003", "p198", "p199"]
+    assert lib.in_order({"p197", "p199", "p198"}) == ["p197", "p198", "p199"]
+    every = lib.paper_ids()
+    assert lib.in_order(set(every[::-1])) == every  # (many: one pass in order)
+    assert lib.in_order(set()) == []
