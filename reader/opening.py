@@ -62,19 +62,21 @@ def sample_papers() -> list[Paper]:
 FREEZE_MIN_PAPERS = 20_000
 
 
-def open_library(folder: Path, *, seed: bool = True) -> OpenedLibrary:
+def open_library(folder: Path, *, seed: bool = True, early: bool = False) -> OpenedLibrary:
     """Open (creating if needed) the library in `folder`. A damaged file is moved
     aside and replaced by the newest good backup; an empty library is seeded with
     the bundled sample; the schema is brought up to date (backup first). Raises
     StorageError with a one-line reason only if the folder cannot be used at all.
 
-    An earlier version's papers.json becomes this device's first catalogue file."""
+    An earlier version's papers.json becomes this device's first catalogue file. With
+    `early` (the window), a big library whose catalogue index is made anew opens with
+    the papers taken in first (see CatalogueDB.load)."""
     if folder.exists() and not folder.is_dir():
         raise StorageError(not_a_folder(folder))
     # loading makes hundreds of thousands of objects, none of them garbage: the
     # collector would scan them all several times (0.3-0.5 s at 100k papers)
     with collector.paused():
-        opened = _open(folder, seed)
+        opened = _open(folder, seed, early)
         if len(opened.library) >= FREEZE_MIN_PAPERS:
             gc.freeze()  # long-lived: kept out of every later scan (the window does it too)
     return opened
@@ -86,8 +88,9 @@ def seeded_notice(folder: Path, count: int) -> str:
     return notice.format(folder=folder, count=count)
 
 
-def _open(folder: Path, seed: bool) -> OpenedLibrary:
+def _open(folder: Path, seed: bool, early: bool) -> OpenedLibrary:
     store = LibraryFolder(folder)
+    store.catalogue.opens_early = early
     try:
         moved = migrate_legacy(store)
     except StorageError as exc:  # the old files stay where they are: tried again next time

@@ -727,14 +727,18 @@ class Library:
         first papers taken; the others come as they are, and papers listed may be
         written anew or deleted by a later file), announced. True once it is done."""
         store: Any = self._store
-        if getattr(store, "taken_since", None) is None:
+        table = self._papers
+        if getattr(store, "taken_since", None) is None or not isinstance(table, PaperTable):
             return True
-        papers, deleted, done = store.taken_since(limit)
-        self.papers_written(papers)
-        gone = [pid for pid in deleted if pid in self._papers.ids]
-        if gone:
-            self._papers.drop(gone)
-            self._announce(Change(frozenset(gone), frozenset({"papers"})))
+        taken, deleted, done = store.taken_since(limit)
+        if taken:
+            self._writes += 1
+            self._written.update(dict.fromkeys(taken, self._writes))
+            table.rewritten(taken)
+        gone = [pid for pid in deleted if pid in table.ids]
+        table.drop(gone)
+        if taken or gone:
+            self._announce(Change(frozenset(taken + gone), frozenset({"papers"})))
         return bool(done)
 
     # -- deleting and merging papers -------------------------------------------

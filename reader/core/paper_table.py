@@ -20,6 +20,9 @@ from reader.core.models import Paper
 #: the papers of some ids, with their abstracts (an id of no paper: a Paper of that
 #: id with nothing else), as the search's words read them (reader.core.index)
 Whole = Callable[[Sequence[str]], Sequence[Paper]]
+#: what the search's words yield while they can do nothing but wait (another thread
+#: takes the library's files into the catalogue's index: reader.core.index.CatalogueWords)
+WAITING = "waiting"
 #: papers kept after they were read (the rows shown, a paper's neighbours)
 KEPT = 4_096
 #: papers read per query of a scan
@@ -191,6 +194,13 @@ class PaperTable(Mapping[str, Paper]):
         with self._lock:
             for pid in ids:
                 self._order.pop(pid, None)
+                self._kept.pop(pid, None)
+
+    def rewritten(self, ids: Iterable[str]) -> None:
+        """put() of papers known by their ids alone (read when asked for)."""
+        with self._lock:
+            for pid in ids:
+                self._order.setdefault(pid)
                 self._kept.pop(pid, None)
 
     def reorder(self, ids: Iterable[str]) -> PaperTable:

@@ -186,6 +186,9 @@ class CatalogueDB:
         self.problems: list[str] = []
         #: papers taken in from the library's files (as sync() goes: from any thread)
         self.taken = 0
+        #: load() may list the papers taken in first, the others taken on a thread (a
+        #: window's: a command waits for them all)
+        self.opens_early = False
         #: the thread taking in the files load() did not wait for (see taken_since())
         self.catching_up: threading.Thread | None = None
         #: the last row load() or taken_since() read: (its part's number, its rowid)
@@ -329,10 +332,11 @@ class CatalogueDB:
         index found in the cache folder are checked (PRAGMA quick_check) while their
         ids are read, and kept only if sound (the rest of the file is checked after:
         see _check_all); a damaged index is set aside and made anew, and read again.
-        When files weighing more than CATCH_UP_BYTES are to be taken in (an index made
-        anew), the table holds the first FIRST_PAPERS taken; the others are taken on a
-        thread of their own (`catching_up`), for taken_since()."""
-        if self._weight_to_take(folder) > CATCH_UP_BYTES:
+        With `opens_early`, when files weighing more than CATCH_UP_BYTES are to be
+        taken in (an index made anew), the table holds the first FIRST_PAPERS taken;
+        the others are taken on a thread of their own (`catching_up`), for
+        taken_since()."""
+        if self.opens_early and self._weight_to_take(folder) > CATCH_UP_BYTES:
             return self._load_catching_up(folder, problems)
         self.sync(folder, problems)
         try:
@@ -390,24 +394,32 @@ class CatalogueDB:
                 ).format(error=exc)
             )
 
-    def taken_since(self, limit: int) -> tuple[list[Paper], list[str], bool]:
+    def taking(self) -> bool:
+        """Whether catching_up still takes files in."""
+        return self.catching_up is not None and self.catching_up.is_alive()
+
+    def taken_since(self, limit: int) -> tuple[list[str], list[str], bool]:
         """What catching_up took in since load() or the last call, up to `limit` rows:
-        the papers new or written anew (in the order taken), the ids of those deleted;
-        and whether the take is done and they are the last of it (nothing and True
-        when load() took every file before it returned)."""
+        the ids of the papers new or written anew (in the order taken), of those
+        deleted; and whether the take is done and they are the last of it (nothing
+        and True when load() took every file before it returned)."""
         if self.catching_up is None:
             return [], [], True
         done = not self.catching_up.is_alive()
         with self.reading() as db:
             found = db.execute(
-                f"SELECT p.taken, p.rowid, p.deleted, {_listed(False)} FROM {_FROM}"
-                " WHERE (p.taken, p.rowid) > (?, ?) ORDER BY p.taken, p.rowid LIMIT ?",
+                "SELECT taken, rowid, deleted, id FROM papers"
+                " WHERE (taken, rowid) > (?, ?) ORDER BY taken, rowid LIMIT ?",
                 (*self.listed_to, limit),
             ).fetchall()
         if found:
             self.listed_to = found[-1][:2]
-        papers = [_paper(row[3:]) for row in found if not row[2]]
-        return papers, [row[3] for row in found if row[2]], done and len(found) < limit
+        taken = [pid for _t, _r, deleted, pid in found if not deleted]
+        return (
+            taken,
+            [pid for _t, _r, deleted, pid in found if deleted],
+            done and len(found) < limit,
+        )
 
     def _checked(self) -> str:
         """What the check of the file found wrong ("" if nothing, or if not checked)."""

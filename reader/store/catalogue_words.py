@@ -18,7 +18,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from reader.core.models import Paper
-from reader.core.paper_table import Whole
+from reader.core.paper_table import WAITING, Whole
 from reader.core.search_text import catalogue_words
 from reader.core.words import fts_query
 from reader.store.cachefile import owned
@@ -101,10 +101,11 @@ class IndexWords:
 
     # -- keeping in step ------------------------------------------------------------
 
-    def syncing(self, ids: Sequence[str], whole: Whole) -> Generator[None, None, None]:
+    def syncing(self, ids: Sequence[str], whole: Whole) -> Generator[str | None, None, None]:
         """Know each paper of `ids` by its position there, then word the rows not yet
-        worded (read here: `whole` is not needed), a step (~10-20 ms) per yield. Words
-        that could not be read (see find()) are made anew, every row worded again."""
+        worded (read here: `whole` is not needed), a step (~10-20 ms) per yield; WAITING
+        while the catalogue's thread takes files in. Words that could not be read (see
+        find()) are made anew, every row worded again."""
         try:
             if self._remake:
                 self._remake = False
@@ -119,10 +120,15 @@ class IndexWords:
             self._remake = True
             raise WordsError(str(exc)) from exc
 
-    def _syncing(self, ids: Sequence[str]) -> Generator[None, None, None]:
+    def _syncing(self, ids: Sequence[str]) -> Generator[str | None, None, None]:
         yield from self._known(ids)
-        while self._word(wait=False):
-            yield
+        while True:
+            if self._catalogue.taking():  # (its files first, taken at full speed)
+                yield WAITING
+            elif self._word(wait=False):
+                yield None
+            else:
+                return
 
     def _known(self, ids: Sequence[str]) -> Generator[None, None, None]:
         """Each row's position: its place in `ids` when they are the papers' rows in

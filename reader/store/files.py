@@ -325,10 +325,10 @@ class LibraryFolder:
         (taken_since())."""
         return self.catalogue.catching_up is not None
 
-    def taken_since(self, limit: int) -> tuple[list[Paper], list[str], bool]:
+    def taken_since(self, limit: int) -> tuple[list[str], list[str], bool]:
         """What the catalogue's index took in since load_papers() (an index made anew:
-        see CatalogueDB.load), up to `limit` papers: those new or written anew, the ids
-        of those deleted, and whether they are the last."""
+        see CatalogueDB.load), up to `limit` papers: the ids of those new or written
+        anew, of those deleted, and whether they are the last."""
         return self.catalogue.taken_since(limit)
 
     def words(self) -> IndexWords:

@@ -65,7 +65,7 @@ class SearchDB:
 
     # -- keeping it in step ---------------------------------------------------------
 
-    def syncing(self, ids: Sequence[str], whole: Whole) -> Generator[None, None, None]:
+    def syncing(self, ids: Sequence[str], whole: Whole) -> Generator[str | None, None, None]:
         """Index the papers of `ids` (all of them, each at its position; `whole` reads
         some of them with their abstracts), a step (~10-30 ms) per yield."""
         try:
@@ -74,7 +74,7 @@ class SearchDB:
             for start in range(0, len(ids), STEP_PAPERS):
                 rs = range(start, min(start + STEP_PAPERS, len(ids)))
                 self.update(zip(rs, whole(ids[start : rs.stop]), strict=True), ())
-                yield
+                yield None
         except sqlite3.Error as exc:
             raise SearchDBError(str(exc)) from exc
 

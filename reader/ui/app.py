@@ -44,6 +44,8 @@ translate = QCoreApplication.translate
 #: the Fusion style everywhere (one look to test), asked for on Qt's command line:
 #: QApplication.setStyle() would load QStyle into Python (~10 ms of the start)
 QT_ARGS = ("-style", "Fusion")
+#: how long the index's idle steps pause while the catalogue's index takes files in
+INDEX_WAIT_MS = 100
 #: how often the window looks for changes another process made to the library
 OUTSIDE_CHANGES_POLL_MS = 1000
 #: a backup of annotations.json at most this often while the window is open
@@ -164,7 +166,7 @@ def build(
         settings = open_settings(folder)
     chosen = WindowSettings(settings).language() if settings is not None else None
     i18n.use(language.resolve(lang or chosen, None, QLocale.system().name()), qapp)
-    opened = open_library(folder)
+    opened = open_library(folder, early=True)
     library = opened.library
     store = WindowSettings(settings or open_settings(folder))
     state = store.load()
@@ -327,7 +329,7 @@ def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
     """Make and prepare the search index as a search does (Sidebar.prepare_search),
     a few ms at a time; then freeze what it made out of the collector's scans."""
     while not sidebar.prepare_search():
-        yield None
+        yield INDEX_WAIT_MS if sidebar.index_waiting else None
     gc.freeze()
 
 

@@ -431,6 +431,11 @@ class Sidebar(QWidget):
         return self._index.prepare(PREPARE_SLICE_S)
 
     @property
+    def index_waiting(self) -> bool:
+        """The search index waits for the catalogue's thread (its files taken in first)."""
+        return self._index is not None and self._index.waiting
+
+    @property
     def search_pending(self) -> bool:
         """A typed query (or facet choice) waits for its turn, or for the search."""
         return self._typing.isActive() or self._choosing.isActive() or self._fetching is not None

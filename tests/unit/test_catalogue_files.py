@@ -367,3 +367,28 @@ def test_damage_outside_the_papers_rows_is_found_after_the_open_and_mended_at_th
         titles, True
     )
     assert not mark.exists() and list(index.parent.glob(index.name + ".damaged-*"))
+
+
+def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeypatch):
+    # only the window opens with the first papers of a big library whose index is
+    # made anew: a command lists them all
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 5)
+    monkeypatch.setattr(catalogue_db, "TAKE_PART", 1)
+    folder = tmp_path / "lib"
+    papers = [_paper(f"p{i:04}") for i in range(3000)]
+    _file_of(folder, "desk", papers, "1000000000001.0000.desk")
+    opened = open_library(folder, seed=False)
+    assert opened.library.paper_ids() == [p.id for p in papers]
+    assert opened.folder.catalogue.catching_up is None
+    opened.folder.close()
+    shutil.rmtree(catalogue_db.cache_dir() / "catalogues")
+    early = open_library(folder, seed=False, early=True)
+    assert 5 <= len(early.library) < 3000 and early.folder.catching_up()
+    early.folder.catalogue.catching_up.join()
+    steps = 1
+    while not early.library.catch_up(1000):
+        steps += 1
+    assert steps >= 3 and early.library.paper_ids() == [p.id for p in papers]
+    early.folder.close()

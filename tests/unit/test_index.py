@@ -869,3 +869,26 @@ def test_words_found_on_a_thread_of_their_own_are_what_filter_would_find(tmp_pat
     memory = SearchIndex(lib, SearchDB.in_memory())
     memory.warm()
     assert memory.fetch_words([("diffusion", None)]) is None  # (no twin: found on this thread)
+
+
+def test_words_wait_while_the_catalogue_takes_files_in_and_a_search_waits_for_them(
+    tmp_path, monkeypatch
+):
+    # an index made anew takes the library's files in on a thread of its own: the
+    # words are made after (no idle step competes with it for the index), a search
+    # that needs them all waits
+    import threading
+    import time
+
+    lib, path = _file_library(tmp_path, monkeypatch)
+    taking = threading.Event()
+    taking.set()
+    monkeypatch.setattr(catalogue_db.CatalogueDB, "taking", lambda self: taking.is_set())
+    index = SearchIndex(lib, catalogue_words(lib))
+    assert not index.prepare(0.5) and index.waiting  # (at once: it does not spin)
+    assert _sql_rows(path, "SELECT count(*) FROM papers WHERE worded = 1") == [(0,)]
+    threading.Timer(0.2, taking.clear).start()
+    start = time.perf_counter()
+    assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
+    assert time.perf_counter() - start >= 0.15  # (it waited for the files)
+    assert index.prepare() and not index.waiting
