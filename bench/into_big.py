@@ -55,7 +55,7 @@ def child(folder: Path, source: Path) -> dict[str, Any]:
     transfers.import_files([source], "json")
     while not (finished and index.prepared):
         turn = time.thread_time()
-        qapp.processEvents(wait, 50)
+        qapp.processEvents(wait)  # (waits for an event: its timers' at least)
         longest = max(longest, time.thread_time() - turn)
     return {
         "papers_before": rows_before,

@@ -112,6 +112,8 @@ TAKE_PART = 1_000
 CATCH_UP_BYTES = 64 << 20
 #: ...once this many papers are in (a second or two)
 FIRST_PAPERS = 50_000
+#: seconds stop_taking() waits for the thread (a part is ~30 ms)
+STOP_WAIT_S = 1.0
 #: ids looked up per query when fetching abstracts
 FETCH_IDS = 500
 #: a library whose catalogue files weigh less than this is indexed in memory at each
@@ -191,6 +193,8 @@ class CatalogueDB:
         self.opens_early = False
         #: the thread taking in the files load() did not wait for (see taken_since())
         self.catching_up: threading.Thread | None = None
+        #: stop_taking() was called
+        self._stopping = False
         #: the last row load() or taken_since() read: (its part's number, its rowid)
         self.listed_to = (0, 0)
         #: PRAGMA quick_check of the file found (see load())
@@ -398,6 +402,13 @@ class CatalogueDB:
         """Whether catching_up still takes files in."""
         return self.catching_up is not None and self.catching_up.is_alive()
 
+    def stop_taking(self) -> None:
+        """Stop catching_up after the part it takes (the window closes: what is left of
+        the file is taken at the next open), and wait for it a second at most."""
+        self._stopping = True
+        if self.catching_up is not None:
+            self.catching_up.join(STOP_WAIT_S)
+
     def taken_since(self, limit: int) -> tuple[list[str], list[str], bool]:
         """What catching_up took in since load() or the last call, up to `limit` rows:
         the ids of the papers new or written anew (in the order taken), of those
@@ -488,6 +499,8 @@ class CatalogueDB:
         filling: list[Paper] = []
         papers = iter(papers_file.papers)
         while True:
+            if self._stopping:  # (the window closes: the rest at the next open)
+                return
             try:
                 part = list(islice(papers, TAKE_PART))  # (read before the lock is taken)
             except FileChanged:

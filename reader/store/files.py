@@ -325,6 +325,10 @@ class LibraryFolder:
         (taken_since())."""
         return self.catalogue.catching_up is not None
 
+    def stop_taking(self) -> None:
+        """Stop taking the catalogue files in (see catching_up()): the window closes."""
+        self.catalogue.stop_taking()
+
     def taken_since(self, limit: int) -> tuple[list[str], list[str], bool]:
         """What the catalogue's index took in since load_papers() (an index made anew:
         see CatalogueDB.load), up to `limit` papers: the ids of those new or written
@@ -993,4 +997,5 @@ class LibraryFolder:
                 # best effort: the saves are durable in the journal anyway
                 self.locked(fold_and_keep)
         self._ann_db.close()
+        self.catalogue.stop_taking()
         self.catalogue.close()

@@ -239,6 +239,7 @@ def build(
         from reader.ui.catch_up import CatchUp
 
         app.catch_up = CatchUp(library, window.statusBar(), window)
+        window.closing.connect(opened.folder.stop_taking)
     return app
 
 

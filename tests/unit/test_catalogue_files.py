@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,15 @@ def _paper(pid: str, title: str = "") -> Paper:
 
 def _file_of(folder: Path, device: str, papers: list[Paper], stamp: str) -> str:
     return paper_files.write_file(folder / "devices" / device, papers, stamp)
+
+
+def _indexes_deleted() -> None:
+    """Every catalogue's index deleted, once the checks reading them after an open are
+    done (a check's read-only connection makes its -shm file)."""
+    for thread in threading.enumerate():
+        if thread.name == "catalogue check":
+            thread.join()
+    shutil.rmtree(Path(os.environ["READER_CACHE_DIR"]) / "catalogues")
 
 
 def _titles(folder: Path) -> dict[str, str]:
@@ -77,7 +87,7 @@ def test_every_devices_files_merge_the_latest_stamp_winning_whatever_arrives_fir
     titles = _titles(folder)
     assert titles == {"p1": "new title", "p2": "Paper p2", "p3": "Paper p3"}
     # the index made anew from the files gives the same
-    shutil.rmtree(Path(os.environ["READER_CACHE_DIR"]) / "catalogues")
+    _indexes_deleted()
     assert _titles(folder) == titles
 
 
@@ -383,7 +393,7 @@ def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeyp
     assert opened.library.paper_ids() == [p.id for p in papers]
     assert opened.folder.catalogue.catching_up is None
     opened.folder.close()
-    shutil.rmtree(catalogue_db.cache_dir() / "catalogues")
+    _indexes_deleted()
     early = open_library(folder, seed=False, early=True)
     assert 5 <= len(early.library) < 3000 and early.folder.catching_up()
     early.folder.catalogue.catching_up.join()
@@ -392,3 +402,21 @@ def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeyp
         steps += 1
     assert steps >= 3 and early.library.paper_ids() == [p.id for p in papers]
     early.folder.close()
+
+
+def test_a_take_stopped_as_the_window_closes_is_finished_at_the_next_open(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 5)
+    monkeypatch.setattr(catalogue_db, "TAKE_PART", 1)
+    folder = tmp_path / "lib"
+    papers = [_paper(f"p{i:04}") for i in range(3000)]
+    _file_of(folder, "desk", papers, "1000000000001.0000.desk")
+    early = open_library(folder, seed=False, early=True)
+    early.folder.stop_taking()
+    assert not early.folder.catalogue.taking()  # (stopped after its part)
+    assert early.folder.catalogue.taken < 3000
+    early.folder.close()
+    again = open_library(folder, seed=False)
+    assert again.library.paper_ids() == [p.id for p in papers]
+    again.folder.close()
