@@ -17,6 +17,7 @@ from array import array
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from reader.core.bitsets import bits_of
 from reader.core.models import Paper
 from reader.core.paper_table import WAITING, Whole
 from reader.core.search_text import catalogue_words
@@ -38,6 +39,9 @@ AUTHORS_WEIGHT = 3.0
 TITLE_WEIGHT = 5.0
 #: between the authors of a paper in its row (as catalogue_db writes them)
 AUTHORS_SEP = "\x1f"
+#: a word's rows (as text: ~7 characters a row) taken through numpy from this many
+#: characters on (a command's few do not wait for it to load)
+NUMPY_FROM = 100_000
 #: rows worded per step of syncing() (~5-20 ms: ~170 us a paper with a long abstract)
 STEP_ROWS = 100
 #: rows whose positions are read per step of syncing()
@@ -302,7 +306,13 @@ def bits_found(
     ).fetchone()
     if not found:
         return 0
-    import numpy as np  # (loaded with the first search: ~0.1 s)
+    if len(found) < NUMPY_FROM:  # (a few thousand rows: no need to load numpy, ~0.1 s)
+        top = len(position)
+        known_rows = [r for i in map(int, found.split(",")) if i < top and (r := position[i]) >= 0]
+        if known_rows and max(known_rows) >= n:
+            raise IndexError(max(known_rows))
+        return bits_of(known_rows, n)
+    import numpy as np  # (preloaded by the window while idle)
 
     rows = np.fromstring(found, dtype=np.int64, sep=",")
     positions = np.array(position, dtype=np.int64)  # (a copy: `position` may grow)

@@ -60,10 +60,12 @@ def reference(lib, text, ids=None):
 def mode(request, monkeypatch, tmp_path):
     """Each test runs with papers in memory (their words in a database in memory), and
     in a library folder (their words in the catalogue's index, a file: a new one for
-    each library)."""
+    each library, its words' rows read through numpy)."""
     if request.param == "file":
         made = itertools.count()
         monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+        # (a word's rows taken through numpy, as a big library's broad words are)
+        monkeypatch.setattr(catalogue_words_module, "NUMPY_FROM", 0)
         monkeypatch.setitem(_FOLDERS, "make", lambda: tmp_path / f"library-{next(made)}")
     return request.param
 
