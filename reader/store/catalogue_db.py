@@ -195,6 +195,8 @@ class CatalogueDB:
         self.catching_up: threading.Thread | None = None
         #: stop_taking() was called
         self._stopping = False
+        #: the number of the last part taken in (see _next_taken)
+        self._last_taken = 0
         #: the last row load() or taken_since() read: (its part's number, its rowid)
         self.listed_to = (0, 0)
         #: PRAGMA quick_check of the file found (see load())
@@ -674,11 +676,12 @@ class CatalogueDB:
                 ids = [pid for (pid,) in found]
             return ids, taken
 
-    @staticmethod
-    def _next_taken(db: sqlite3.Connection) -> int:
-        """The number of a part taken in now: above every other (what taken_since()
-        follows)."""
-        return int(db.execute("SELECT coalesce(max(taken), 0) + 1 FROM papers").fetchone()[0])
+    def _next_taken(self, db: sqlite3.Connection) -> int:
+        """The number of a part taken in now: above every other, even those of rows
+        since emptied (what taken_since() follows)."""
+        top = int(db.execute("SELECT coalesce(max(taken), 0) FROM papers").fetchone()[0])
+        self._last_taken = max(self._last_taken, top) + 1
+        return self._last_taken
 
     def count(self) -> int:
         with self._mutex:

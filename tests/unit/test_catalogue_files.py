@@ -420,3 +420,18 @@ def test_a_take_stopped_as_the_window_closes_is_finished_at_the_next_open(tmp_pa
     again = open_library(folder, seed=False)
     assert again.library.paper_ids() == [p.id for p in papers]
     again.folder.close()
+
+
+def test_each_part_taken_is_numbered_above_every_earlier_one_even_after_emptying(tmp_path):
+    # (what the window follows while an index made anew takes files in)
+    folder = tmp_path / "lib"
+    _file_of(folder, "desk", [_paper("p1"), _paper("p2")], "1000000000001.0000.desk")
+    db = CatalogueDB(tmp_path / "index.sqlite3")
+    db.sync(folder, [])
+    first = db._connection().execute("SELECT max(taken) FROM papers").fetchone()[0]
+    db._connection().executescript(catalogue_db._EMPTIED)
+    _file_of(folder, "laptop", [_paper("p3")], "1000000000002.0000.laptop")
+    db.sync(folder, [])
+    numbers = [n for (n,) in db._connection().execute("SELECT taken FROM papers")]
+    assert numbers and min(numbers) > first
+    db.close()
