@@ -45,6 +45,8 @@ FACET_REFRESH_MS = 150
 PREPARE_SLICE_S = 0.010
 #: how often a search waiting for its words (found on a thread of their own) looks
 FETCH_POLL_MS = 4
+#: how often a query waiting for the catalogue's index (taking files in) looks again
+WAITING_MS = 200
 #: the colour of the note under the search box when a query falls back to plain words
 HINT_COLOUR = "#b26b00"
 
@@ -301,7 +303,7 @@ class Sidebar(QWidget):
                 self._library, self._library.paper_ids(), key, descending=descending
             )
         self.model.score_of = self._scores(key)
-        self.apply_filters()
+        self.refill()
 
     # -- predicted interest -------------------------------------------------
 
@@ -379,6 +381,8 @@ class Sidebar(QWidget):
         if self._fetching is not None:  # the query runs once its words are found
             self._fetched_then = again or self._typing
             self._fetch_poll.start()
+        elif self.index_waiting:  # (the catalogue's index takes files in: not every turn)
+            QTimer.singleShot(WAITING_MS, self, (again or self._typing).start)
         else:
             (again or self._typing).start()  # the next step, or the query, next turn
         return True
@@ -416,6 +420,11 @@ class Sidebar(QWidget):
 
     def _facets_chosen(self) -> None:
         """A facet chosen (or left): filter, once the search is ready, as for typing."""
+        self.refill()
+
+    def refill(self) -> None:
+        """apply_filters(), at once if the search is ready for the query and facets
+        (or there are none), else once it is (see _search_waits)."""
         if not self._search_waits(self._choosing):
             self.apply_filters()
 

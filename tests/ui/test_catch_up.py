@@ -52,3 +52,41 @@ def test_a_library_whose_index_is_made_anew_lists_its_first_papers_then_the_rest
     again = make_app(folder)
     assert again.catch_up is None
     assert again.controller.library.paper_ids() == expected
+
+
+def test_a_query_typed_while_the_papers_come_in_waits_without_holding_the_window(
+    qtbot, make_app, tmp_path, monkeypatch
+):
+    import time
+    from itertools import pairwise
+
+    from PySide6.QtCore import QTimer
+
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 50)
+    monkeypatch.setattr(catalogue_db, "TAKE_PART", 10)
+    numbered = catalogue_db.CatalogueDB._next_taken
+
+    def slowly(self, db):  # (a big library's take: a few seconds)
+        time.sleep(0.01)
+        return numbered(self, db)
+
+    monkeypatch.setattr(catalogue_db.CatalogueDB, "_next_taken", slowly)
+    folder = tmp_path / "library"
+    expected = _library(folder, 3000)
+    app = make_app(folder)
+    sidebar = app.window.sidebar
+    ticks: list[float] = []
+    timer = QTimer(interval=10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    sidebar.search.setFocus()
+    qtbot.keyClicks(sidebar.search, "quokka")
+    qtbot.waitUntil(lambda: sidebar.count_label.text() == "Searching…", timeout=5_000)
+    qtbot.waitUntil(lambda: app.catch_up.done, timeout=30_000)
+    timer.stop()
+    # the window went on answering while the take went on (~3 s): the query waited
+    assert max(b - a for a, b in pairwise(ticks)) < 0.5
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 1, timeout=30_000)
+    assert sidebar.model.id_at(0) == expected[-1]
