@@ -337,8 +337,7 @@ def _index_steps(sidebar: Sidebar) -> Generator[int | None, None, None]:
 def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
     """The first note's preview, and what is loaded while idle so that it is ready
     when first needed: the first note shown would otherwise wait ~100 ms for Markdown
-    to load, the first abstract with more than simple TeX ~30 ms for pylatexenc, the
-    first search ~0.1 s for numpy."""
+    to load, the first abstract with more than simple TeX ~30 ms for pylatexenc."""
     yield
     import markdown  # noqa: F401  (~35 ms: a step of its own)
 
@@ -354,8 +353,6 @@ def _preloads(app: App, preview_held: bool) -> Generator[None, None, None]:
         app.window.pane.note_editor.render_preview()
     yield
     tex.load_parser()
-    yield
-    import numpy  # noqa: F401  (~0.1 s: what the first search of a big library reads words with)
 
 
 def follow_reason(interest: Interest, sidebar: Sidebar, pane: ReaderPane) -> Callable[[], None]:
