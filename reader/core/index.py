@@ -454,10 +454,14 @@ class SearchIndex:
         return True
 
     def close(self) -> None:
-        """Stop the thread that finds words, if one was started."""
+        """Stop the thread that finds words, if one was started, and wait for the one
+        grouping the catalogue's columns (see prepare_tallies), left unread."""
         if self._fetcher is not None:
             self._fetcher[0].shutdown(wait=True)
             self._fetcher = None
+        if self._regrouping is not None:
+            wait([self._regrouping[1]])
+            self._regrouping = None
 
     def count(self, query: Query) -> int:
         """How many papers match `query` (filter()'s length, without a list)."""

@@ -164,8 +164,9 @@ class Sidebar(QWidget):
         self._fetch_poll = QTimer(self, singleShot=True, interval=FETCH_POLL_MS)
         self._fetch_poll.timeout.connect(self._fetch_looked)
         self._choosing = QTimer(self, singleShot=True, interval=0)
-        self._choosing.timeout.connect(self._facets_chosen)
-        self.facets.facets_changed.connect(self._facets_chosen)
+        # a facet chosen (or left): filtered once the search is ready, as for typing
+        self._choosing.timeout.connect(self.refill)
+        self.facets.facets_changed.connect(self.refill)
         #: the sort the user had when a search chose "Relevance" for them (None: the
         #: sort shown is the user's own choice)
         self._sort_before_search: tuple[str, bool] | None = None
@@ -204,8 +205,9 @@ class Sidebar(QWidget):
             self._edited.update(dict.fromkeys(paper_ids))
 
     def close_search(self) -> None:
-        """Stop the search's thread (the window closes)."""
+        """Stop the search's threads and its counting (the window closes)."""
         self._fetch_poll.stop()
+        self._facet_timer.stop()
         if self._index is not None:
             self._index.close()
 
@@ -417,10 +419,6 @@ class Sidebar(QWidget):
         except RuntimeError:
             pass  # (filter() looks the words up itself, and says what went wrong)
         self._fetched_then.start()
-
-    def _facets_chosen(self) -> None:
-        """A facet chosen (or left): filter, once the search is ready, as for typing."""
-        self.refill()
 
     def refill(self) -> None:
         """apply_filters(), at once if the search is ready for the query and facets
