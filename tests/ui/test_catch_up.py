@@ -3,8 +3,20 @@ the others come into the window while it is in use, and search finds them all.""
 
 from __future__ import annotations
 
+import pytest
+
 from reader.core.models import TRASH, Paper
 from reader.store import catalogue_db, paper_files
+
+
+@pytest.fixture
+def catching_up(monkeypatch):
+    """Any library folder's index a file, one taken in anew in parts of 10 papers, its
+    window opened once 50 are in."""
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
+    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 50)
+    monkeypatch.setattr(catalogue_db, "TAKE_PART", 10)
 
 
 def _library(folder, n):
@@ -23,12 +35,8 @@ def _library(folder, n):
 
 
 def test_a_library_whose_index_is_made_anew_lists_its_first_papers_then_the_rest(
-    qtbot, make_app, tmp_path, monkeypatch
+    qtbot, make_app, tmp_path, catching_up
 ):
-    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
-    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
-    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 50)
-    monkeypatch.setattr(catalogue_db, "TAKE_PART", 10)
     folder = tmp_path / "library"
     expected = _library(folder, 3000)
     app = make_app(folder)
@@ -55,17 +63,13 @@ def test_a_library_whose_index_is_made_anew_lists_its_first_papers_then_the_rest
 
 
 def test_a_query_typed_while_the_papers_come_in_waits_without_holding_the_window(
-    qtbot, make_app, tmp_path, monkeypatch
+    qtbot, make_app, tmp_path, monkeypatch, catching_up
 ):
     import time
     from itertools import pairwise
 
     from PySide6.QtCore import QTimer
 
-    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
-    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
-    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 50)
-    monkeypatch.setattr(catalogue_db, "TAKE_PART", 10)
     numbered = catalogue_db.CatalogueDB._next_taken
 
     def slowly(self, db):  # (a big library's take: a few seconds)

@@ -379,9 +379,9 @@ def test_damage_outside_the_papers_rows_is_found_after_the_open_and_mended_at_th
     assert not mark.exists() and list(index.parent.glob(index.name + ".damaged-*"))
 
 
-def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeypatch):
-    # only the window opens with the first papers of a big library whose index is
-    # made anew: a command lists them all
+def _taken_a_paper_at_a_time(tmp_path, monkeypatch):
+    """A library folder of 3,000 papers whose index (a file) is taken in a paper a
+    part, a window's opened once 5 are in; and its papers."""
     monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
     monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
     monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 5)
@@ -389,6 +389,13 @@ def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeyp
     folder = tmp_path / "lib"
     papers = [_paper(f"p{i:04}") for i in range(3000)]
     _file_of(folder, "desk", papers, "1000000000001.0000.desk")
+    return folder, papers
+
+
+def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeypatch):
+    # only the window opens with the first papers of a big library whose index is
+    # made anew: a command lists them all
+    folder, papers = _taken_a_paper_at_a_time(tmp_path, monkeypatch)
     opened = open_library(folder, seed=False)
     assert opened.library.paper_ids() == [p.id for p in papers]
     assert opened.folder.catalogue.catching_up is None
@@ -405,13 +412,7 @@ def test_a_command_waits_for_every_paper_of_an_index_made_anew(tmp_path, monkeyp
 
 
 def test_a_take_stopped_as_the_window_closes_is_finished_at_the_next_open(tmp_path, monkeypatch):
-    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
-    monkeypatch.setattr(catalogue_db, "CATCH_UP_BYTES", 0)
-    monkeypatch.setattr(catalogue_db, "FIRST_PAPERS", 5)
-    monkeypatch.setattr(catalogue_db, "TAKE_PART", 1)
-    folder = tmp_path / "lib"
-    papers = [_paper(f"p{i:04}") for i in range(3000)]
-    _file_of(folder, "desk", papers, "1000000000001.0000.desk")
+    folder, papers = _taken_a_paper_at_a_time(tmp_path, monkeypatch)
     early = open_library(folder, seed=False, early=True)
     early.folder.stop_taking()
     assert not early.folder.catalogue.taking()  # (stopped after its part)
