@@ -165,10 +165,9 @@ class IndexWords:
             part = ids[start : start + POSITION_STEP]
             places.update(zip(part, range(start, start + len(part)), strict=True))
             yield
-        with self._reading() as db:
-            top = db.execute("SELECT coalesce(max(rowid), 0) FROM papers").fetchone()[0]
+        with self._reading() as db:  # (one query: a row written since is not in it)
             rows = db.execute("SELECT rowid, id FROM papers WHERE deleted = ''").fetchall()
-        position = array("q", [-1]) * (top + 1)
+        position = array("q", [-1]) * (max((r for r, _id in rows), default=0) + 1)
         for start in range(0, len(rows), POSITION_STEP):
             for rowid, pid in rows[start : start + POSITION_STEP]:
                 position[rowid] = places.get(pid, -1)

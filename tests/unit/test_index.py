@@ -894,3 +894,41 @@ def test_words_wait_while_the_catalogue_takes_files_in_and_a_search_waits_for_th
     assert index.filter(parse("diffusion"), lib.paper_ids()) == ["flow", "diff"]
     assert time.perf_counter() - start >= 0.15  # (it waited for the files)
     assert index.prepare() and not index.waiting
+
+
+def test_positions_looked_up_while_another_program_adds_papers(tmp_path, monkeypatch):
+    # the ids are not the rows in their order, so each row's position is looked up;
+    # papers written between its reads (an import's worker) must not break it
+    lib, path = _file_library(tmp_path, monkeypatch)
+    added = iter(range(1000))
+
+    class Writing:
+        """A connection that has another program add a paper before each query."""
+
+        def __init__(self, db):
+            self._db = db
+
+        def execute(self, *args):
+            n = next(added)
+            _sql(
+                path,
+                "INSERT INTO papers (id, rank, title, authors, has_abstract, venue, url,"
+                " presentation, track, doi, arxiv, source, title_derived, added, pdf,"
+                f" keywords, primary_area) VALUES ('new{n}', 'z', 'Quokka', '', 0, '', '',"
+                " '', '', '', '', '', 0, '', '', '', '')",
+            )
+            return self._db.execute(*args)
+
+    reading = catalogue_db.CatalogueDB.reading
+
+    @contextlib.contextmanager
+    def writing_between(self):
+        with reading(self) as db:
+            yield Writing(db)
+
+    monkeypatch.setattr(catalogue_db.CatalogueDB, "reading", writing_between)
+    ids = list(reversed(lib.paper_ids()))
+    index = SearchIndex(lib, catalogue_words(lib))
+    assert index.filter(parse("diffusion"), ids) == ["diff", "flow"]
+    assert index.filter(parse("quokka"), ids) == []  # (papers not among `ids`)
+    assert next(added) > 3
