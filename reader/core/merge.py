@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,13 +105,13 @@ _MATH = re.compile(r"\$[^$]*\$")
 _LOOSE_MIN_KEY = 16
 
 
-def _loose_key(paper: Paper) -> tuple[bytes, bytes] | None:
+def _loose_key(title: str, authors: Sequence[str], derived: bool) -> tuple[bytes, bytes] | None:
     """A title with math as its words outside the math and its first author's last
     name (None for a title without math, or with too few words outside it)."""
-    if "$" not in paper.title or not paper.authors or paper.title_derived:
+    if "$" not in title or not authors or derived:
         return None
-    words = match_key(_MATH.sub(" ", paper.title))
-    surname = match_key(paper.authors[0].split()[-1]) if paper.authors[0].split() else b""
+    words = match_key(_MATH.sub(" ", title))
+    surname = match_key(authors[0].split()[-1]) if authors[0].split() else b""
     return (words, surname) if len(words) >= _LOOSE_MIN_KEY and surname else None
 
 
@@ -120,19 +120,34 @@ _KEY_OF: dict[str, Callable[[Paper], object]] = {
     "arxiv": lambda p: p.arxiv.strip().lower(),
     "title": lambda p: b"" if p.title_derived else match_key(p.title),
     "abstract": lambda p: abstract_key(p.abstract) if p.abstract not in ("", NOT_LOADED) else 0,
-    "math-title": _loose_key,
+    "math-title": lambda p: _loose_key(p.title, p.authors, p.title_derived),
 }
-# Which library papers each table holds. Two papers with real titles that differ are two
-# papers, so a real-titled paper is matched by abstract only against derived-title ones
-# (which also keeps the costly abstract table out of most imports).
-_TABLES: dict[str, tuple[str, Callable[[Paper], bool]]] = {
-    "doi": ("doi", lambda p: True),
-    "arxiv": ("arxiv", lambda p: True),
-    "title": ("title", lambda p: True),
-    "abstract": ("abstract", lambda p: True),
-    "abstract-derived": ("abstract", lambda p: p.title_derived),
-    "math-title": ("math-title", lambda p: "$" in p.title),
+# Which library papers each table holds: those whose field (if any) is true. Two papers
+# with real titles that differ are two papers, so a real-titled paper is matched by
+# abstract only against derived-title ones (which also keeps the costly abstract table
+# out of most imports).
+_TABLES: dict[str, tuple[str, str]] = {
+    "doi": ("doi", ""),
+    "arxiv": ("arxiv", ""),
+    "title": ("title", ""),
+    "abstract": ("abstract", ""),
+    "abstract-derived": ("abstract", "title_derived"),
+    "math-title": ("math-title", ""),
 }
+
+#: The value of a catalogue field of each of the library's papers (of `ids`, default:
+#: all), by id, read without reading whole papers (Library.column); from a worker too.
+Column = Callable[..., Mapping[str, Any]]
+
+
+def mapping_column(papers: Mapping[str, Paper]) -> Column:
+    """A Column of papers held as a mapping."""
+
+    def column(field: str, ids: Iterable[str] | None = None) -> dict[str, Any]:
+        chosen = papers.items() if ids is None else ((pid, papers[pid]) for pid in ids)
+        return {pid: getattr(paper, field) for pid, paper in chosen}
+
+    return column
 
 
 def _conflict(a: Paper, b: Paper) -> bool:
@@ -179,29 +194,55 @@ def abstract_texts(papers: Sequence[Paper], abstracts: Abstracts | None) -> list
 
 
 class _Index:
-    """Match keys -> library ids; each table is built on first use (most imports match by id)."""
+    """Match keys -> library ids; each table is built on first use (most imports match by
+    id), from the fields its keys are made of (a million papers are never all read)."""
 
-    def __init__(self, papers: Mapping[str, Paper], abstracts: Abstracts | None) -> None:
-        self._papers = papers
+    def __init__(self, column: Column, abstracts: Abstracts | None) -> None:
+        self._column = column
         self._abstracts = abstracts
         self.tables: dict[str, dict[object, str]] = {}
+        self._titles: Mapping[str, Any] | None = None  # (two tables key on them)
 
     def table(self, name: str) -> dict[object, str]:
         table = self.tables.get(name)
         if table is None:
-            kind, member = _TABLES[name]
-            key_of = _KEY_OF[kind]
+            kind, only = _TABLES[name]
             table = self.tables[name] = {}
-            members = [(pid, paper) for pid, paper in self._papers.items() if member(paper)]
-            if kind == "abstract":  # (fetched: a library lists its papers without them)
-                texts = abstract_texts([paper for _pid, paper in members], self._abstracts)
-                keys: list[object] = [abstract_key(text) if text else 0 for text in texts]
-            else:
-                keys = [key_of(paper) for _pid, paper in members]
-            for (pid, _paper), key in zip(members, keys, strict=True):
+            for pid, key in self._keys(kind, only):
                 if key:
                     table.setdefault(key, pid)
         return table
+
+    def _keys(self, kind: str, only: str) -> Iterable[tuple[str, object]]:
+        """(id, key) of the library's papers (those whose field `only` is true)."""
+        column = self._column
+        if kind in ("doi", "arxiv"):
+            return ((pid, value.strip().lower()) for pid, value in column(kind).items() if value)
+        if kind == "abstract":
+            return self._abstract_keys(column("title_derived") if only else None)
+        if self._titles is None:
+            self._titles = column("title")
+        derived = column("title_derived")
+        if kind == "title":
+            titles = self._titles.items()
+            return ((pid, match_key(title)) for pid, title in titles if not derived.get(pid))
+        with_math = [pid for pid, title in self._titles.items() if "$" in title]
+        authors = column("authors", with_math)
+        return (
+            (pid, _loose_key(self._titles[pid], authors.get(pid, ()), derived.get(pid, False)))
+            for pid in with_math
+        )
+
+    def _abstract_keys(self, derived: Mapping[str, Any] | None) -> Iterator[tuple[str, object]]:
+        texts = self._column("abstract")
+        ids = [pid for pid, text in texts.items() if text and (derived is None or derived[pid])]
+        for start in range(0, len(ids), _FETCH):
+            part = ids[start : start + _FETCH]
+            lean = [pid for pid in part if texts[pid] == NOT_LOADED]
+            found = self._abstracts(lean) if lean and self._abstracts is not None else {}
+            for pid in part:
+                text = found.get(pid, "") if texts[pid] == NOT_LOADED else texts[pid]
+                yield pid, abstract_key(text) if text else 0
 
     def add(self, pid: str, paper: Paper, keys: dict[str, object]) -> None:
         """Make a paper of this batch findable by the tables built so far."""
@@ -236,8 +277,8 @@ class _Venues:
     36th International Conference on Machine Learning" of 2019 where "ICML 2019" is one)
     becomes the short one, so that one conference stays one facet."""
 
-    def __init__(self, existing: Mapping[str, Paper]) -> None:
-        self._existing = existing
+    def __init__(self, column: Column) -> None:
+        self._column = column
         self._known: set[str] | None = None  # the library's venues, once one is needed
         self._batch: set[str] = set()
 
@@ -248,7 +289,7 @@ class _Venues:
         short = short_venue(venue, paper.year)  # (cached: a batch has few venues)
         if short:
             if self._known is None:
-                self._known = {p.venue for p in self._existing.values()}
+                self._known = set(self._column("venue").values())
             if short in self._known or short in self._batch:
                 return dataclasses.replace(paper, venue=short)
         self._batch.add(venue)
@@ -256,13 +297,17 @@ class _Venues:
 
 
 def plan_import(
-    existing: Mapping[str, Paper], incoming: Sequence[Paper], abstracts: Abstracts | None = None
+    existing: Mapping[str, Paper],
+    incoming: Sequence[Paper],
+    abstracts: Abstracts | None = None,
+    column: Column | None = None,
 ) -> ImportPlan:
     """For each incoming paper: is it new, does it fill gaps in a known paper, or repeat one?
 
     `existing` as a library lists them: an abstract NOT_LOADED is one the paper has (never
     filled; written whole by Library.write_papers), fetched by `abstracts` only to match
-    papers by their abstracts.
+    papers by their abstracts. `column` reads the fields papers are matched on (default:
+    from `existing`); only the papers an import fills are read whole.
 
     Matching, in order: same id, same DOI, same arXiv id, same normalised (real) title,
     same normalised abstract, a title with math the same outside its math and the same
@@ -271,7 +316,8 @@ def plan_import(
     gives way to a real title. Papers met twice in the batch are reported in `skipped`.
     """
     plan = ImportPlan()
-    index = _Index(existing, abstracts)
+    column = column or mapping_column(existing)
+    index = _Index(column, abstracts)
 
     touched: dict[str, Paper] = {}  # this batch's new and filled papers, by library id
     added: set[str] = set()
@@ -279,7 +325,7 @@ def plan_import(
     unchanged: set[str] = set()
 
     tables = index.tables
-    venues = _Venues(existing)
+    venues = _Venues(column)
     for paper in incoming:
         keys: dict[str, object] = {}
         pid: str | None = paper.id

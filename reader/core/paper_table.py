@@ -28,7 +28,9 @@ KEPT = 4_096
 #: papers read per query of a scan
 SCAN_PART = 2_000
 #: the fields column() reads ("abstract": "" for none, else models.NOT_LOADED)
-COLUMNS = frozenset({"title", "authors", "year", "venue", "added", "abstract"})
+COLUMNS = frozenset(
+    {"title", "authors", "year", "venue", "added", "abstract", "doi", "arxiv", "title_derived"}
+)
 
 
 class PaperRows(Protocol):

@@ -112,8 +112,8 @@ class Transfers(QObject):
             self.message.emit(self.tr("An import is already running."))
             return
         library = self._library
-        # what the worker plans against, read there (a copy of every paper: a second at
-        # 100k papers): only an import adds papers to the catalogue (one at a time)
+        # what the worker plans against, read there: the fields papers are matched on,
+        # and the papers it may fill (only an import adds papers, one at a time)
         papers = library.papers_by_id()
         files = list(paths)
         names = [display_name(f.name) for f in files]
@@ -129,13 +129,14 @@ class Transfers(QObject):
 
         def work(task: Task) -> PreparedImport:
             prepared = prepare_import(
-                papers.copy(),
+                papers,
                 files,
                 fmt,
                 progress=task.progress,
                 cancelled=lambda: task.cancelled,
                 max_bytes=self.max_bytes,
                 abstracts=library.abstracts,
+                column=library.column,
             )
             task.progress(len(files) + 1, len(files))
             # Cancel's last chance: once papers.json is being rewritten, the import is finished
