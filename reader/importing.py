@@ -11,7 +11,7 @@ from typing import Any
 
 from reader.core import collector, say
 from reader.core.library import Library, now_iso
-from reader.core.merge import Abstracts, Column, Skipped, plan_import
+from reader.core.merge import Abstracts, Matcher, Skipped, plan_import
 from reader.core.models import Annotation, Paper
 from reader.opening import FREEZE_MIN_PAPERS
 
@@ -69,18 +69,18 @@ def prepare_import(
     cancelled: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
     abstracts: Abstracts | None = None,
-    column: Column | None = None,
+    matcher: Matcher | None = None,
 ) -> PreparedImport:
     """Read every file and plan the import against `existing` papers (as a library
-    lists them: `abstracts` fetches theirs, `column` reads a field of them all, see
-    plan_import). Touches no library but through these, so it may run on a worker
+    lists them: `abstracts` fetches theirs, `matcher` finds them by their match keys,
+    see plan_import). Touches no library but through these, so it may run on a worker
     thread. Raises FormatError for a file
     that yields no paper (or is refused: not a regular file, over `max_bytes`, None
     for the configured limit), ImportCancelled when `progress` returns False or
     `cancelled()` turns true (asked between chunks of a file's read and between the
     stages of reading it)."""
     with collector.paused():
-        return _prepare(existing, files, fmt, progress, cancelled, max_bytes, abstracts, column)
+        return _prepare(existing, files, fmt, progress, cancelled, max_bytes, abstracts, matcher)
 
 
 def _prepare(
@@ -91,7 +91,7 @@ def _prepare(
     cancelled: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
     abstracts: Abstracts | None = None,
-    column: Column | None = None,
+    matcher: Matcher | None = None,
 ) -> PreparedImport:
     from reader.formats import ReadCancelled, read_papers
     from reader.formats.common import display_name
@@ -118,7 +118,7 @@ def _prepare(
     if progress is not None and not progress(len(files), len(files)):
         raise ImportCancelled()
     annotations = _storable(annotations, report)
-    plan = plan_import(existing, records, abstracts, column)
+    plan = plan_import(existing, records, abstracts, matcher)
     if cancelled is not None and cancelled():
         raise ImportCancelled()
     report.skipped.extend(plan.skipped)
@@ -219,7 +219,7 @@ def import_files(
             fmt,
             max_bytes=max_bytes,
             abstracts=lib.abstracts,
-            column=lib.column,
+            matcher=lib.matcher(),
         )
         return apply_import(lib, prepared)
 

@@ -46,6 +46,7 @@ from reader.core.edits import (
     stored_changes,
     tag_ops,
 )
+from reader.core.merge import Matcher
 from reader.core.models import (
     NOT_LOADED,
     PURGED,
@@ -198,6 +199,11 @@ class Library:
         """Every paper by id, read-only (a view that follows the library, reading
         each paper when asked for; its copy() is a dict of them all as they are now)."""
         return MappingProxyType(self._papers)
+
+    def matcher(self) -> Matcher:
+        """Where an import finds the library's papers by the keys they are matched on
+        (reader.core.merge.plan_import), from any thread."""
+        return self._papers.matcher(self.abstracts)
 
     def in_order(self, paper_ids: Collection[str]) -> list[str]:
         """The papers of `paper_ids` in the library's order. The papers entered last

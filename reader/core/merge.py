@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from reader.core import say
 from reader.core.models import NOT_LOADED, Paper
@@ -85,8 +86,8 @@ def match_key(text: str) -> bytes:
 def abstract_key(abstract: str) -> int:
     """A number identifying an abstract whatever its spacing, case and punctuation.
 
-    A 64-bit hash of the letters and digits: a chance collision among 100,000 abstracts has
-    odds of about one in 10^9, and hashing is what keeps 100k-paper imports under a second.
+    A 64-bit hash of the letters and digits (stable_key): hashing is what keeps
+    100k-paper imports under a second.
     """
     head = abstract[:_ABSTRACT_KEY_CHARS]
     if head.isascii():
@@ -96,7 +97,15 @@ def abstract_key(abstract: str) -> int:
         ascii_part = head.encode("ascii", "ignore")
         keep_all = len(ascii_part) * 2 < len(head)
         key = match_key(head) if keep_all else ascii_part.translate(_LOWER, _NOT_ALNUM)
-    return hash(key) or 1 if key else 0
+    return stable_key(key) if key else 0
+
+
+def stable_key(data: bytes) -> int:
+    """A 64-bit number for `data` (never 0), the same in every process: a catalogue's
+    index keeps it. A chance collision among a million keys has odds of about one in
+    10^7."""
+    digest = hashlib.blake2b(data, digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True) or 1
 
 
 #: a title's math, `$...$` (a source may have mangled it: `$\sqrtT$` beside `$\sqrt{T}$`)
@@ -105,27 +114,51 @@ _MATH = re.compile(r"\$[^$]*\$")
 _LOOSE_MIN_KEY = 16
 
 
-def _loose_key(title: str, authors: Sequence[str], derived: bool) -> tuple[bytes, bytes] | None:
+def _loose_key(paper: Paper) -> int:
     """A title with math as its words outside the math and its first author's last
-    name (None for a title without math, or with too few words outside it)."""
-    if "$" not in title or not authors or derived:
-        return None
-    words = match_key(_MATH.sub(" ", title))
-    surname = match_key(authors[0].split()[-1]) if authors[0].split() else b""
-    return (words, surname) if len(words) >= _LOOSE_MIN_KEY and surname else None
+    name (0 for a title without math, or with too few words outside it)."""
+    if "$" not in paper.title or not paper.authors or paper.title_derived:
+        return 0
+    words = match_key(_MATH.sub(" ", paper.title))
+    surname = match_key(paper.authors[0].split()[-1]) if paper.authors[0].split() else b""
+    return stable_key(words + b"\0" + surname) if len(words) >= _LOOSE_MIN_KEY and surname else 0
 
 
+def _title_key(paper: Paper) -> int:
+    key = b"" if paper.title_derived else match_key(paper.title)
+    return stable_key(key) if key else 0
+
+
+def _abstract_key_of(paper: Paper) -> int:
+    return abstract_key(paper.abstract) if paper.abstract not in ("", NOT_LOADED) else 0
+
+
+#: each kind of match: the key of a paper (empty: none)
 _KEY_OF: dict[str, Callable[[Paper], object]] = {
     "doi": lambda p: p.doi.strip().lower(),
     "arxiv": lambda p: p.arxiv.strip().lower(),
-    "title": lambda p: b"" if p.title_derived else match_key(p.title),
-    "abstract": lambda p: abstract_key(p.abstract) if p.abstract not in ("", NOT_LOADED) else 0,
-    "math-title": lambda p: _loose_key(p.title, p.authors, p.title_derived),
+    "title": _title_key,
+    "abstract": _abstract_key_of,
+    "math-title": _loose_key,
 }
-# Which library papers each table holds: those whose field (if any) is true. Two papers
-# with real titles that differ are two papers, so a real-titled paper is matched by
-# abstract only against derived-title ones (which also keeps the costly abstract table
-# out of most imports).
+
+
+def match_keys(paper: Paper) -> tuple[str | None, str | None, int | None, int | None, int | None]:
+    """The keys a library paper is found by, None for none: its DOI, arXiv id, title,
+    abstract and title with math (MATCH_ORDER), as a catalogue's index keeps them."""
+    return (
+        paper.doi.strip().lower() or None,
+        paper.arxiv.strip().lower() or None,
+        _title_key(paper) or None,
+        _abstract_key_of(paper) or None,
+        _loose_key(paper) or None,
+    )
+
+
+# Which library papers each table holds: for each, the kind of its key and the field
+# that must be true (if any). Two papers with real titles that differ are two papers,
+# so a real-titled paper is matched by abstract only against derived-title ones (which
+# also keeps the costly abstract table out of most imports).
 _TABLES: dict[str, tuple[str, str]] = {
     "doi": ("doi", ""),
     "arxiv": ("arxiv", ""),
@@ -135,19 +168,57 @@ _TABLES: dict[str, tuple[str, str]] = {
     "math-title": ("math-title", ""),
 }
 
-#: The value of a catalogue field of each of the library's papers (of `ids`, default:
-#: all), by id, read without reading whole papers (Library.column); from a worker too.
-Column = Callable[..., Mapping[str, Any]]
+
+class Matcher(Protocol):
+    """Where plan_import finds a library's papers by the keys they are matched on,
+    from a worker thread too: the catalogue's index (reader.store.catalogue_db), or
+    papers held in memory (MappingMatcher)."""
+
+    def holds(self, table: str) -> bool:
+        """True if a paper of the library is in `table` (a name of _TABLES)."""
+        ...
+
+    def find(self, table: str, key: object) -> str | None:
+        """The first paper of the library whose key in `table` is `key`; with table
+        "venue", a paper of the venue `key`."""
+        ...
 
 
-def mapping_column(papers: Mapping[str, Paper]) -> Column:
-    """A Column of papers held as a mapping."""
+class MappingMatcher:
+    """A Matcher of papers held in a mapping: each table built on first use (most
+    imports match by id)."""
 
-    def column(field: str, ids: Iterable[str] | None = None) -> dict[str, Any]:
-        chosen = papers.items() if ids is None else ((pid, papers[pid]) for pid in ids)
-        return {pid: getattr(paper, field) for pid, paper in chosen}
+    def __init__(self, papers: Mapping[str, Paper], abstracts: Abstracts | None = None) -> None:
+        self._papers = papers
+        self._abstracts = abstracts
+        self._tables: dict[str, dict[object, str]] = {}
 
-    return column
+    def holds(self, table: str) -> bool:
+        return bool(self._table(table))
+
+    def find(self, table: str, key: object) -> str | None:
+        return self._table(table).get(key)
+
+    def _table(self, name: str) -> dict[object, str]:
+        table = self._tables.get(name)
+        if table is not None:
+            return table
+        table = self._tables[name] = {}
+        if name == "venue":
+            for pid, paper in self._papers.items():
+                table.setdefault(paper.venue, pid)
+            return table
+        kind, only = _TABLES[name]
+        members = [(pid, p) for pid, p in self._papers.items() if not only or getattr(p, only)]
+        if kind == "abstract":  # (fetched: a library lists its papers without them)
+            texts = abstract_texts([paper for _pid, paper in members], self._abstracts)
+            keys: list[object] = [abstract_key(text) if text else 0 for text in texts]
+        else:
+            keys = [_KEY_OF[kind](paper) for _pid, paper in members]
+        for (pid, _paper), key in zip(members, keys, strict=True):
+            if key:
+                table.setdefault(key, pid)
+        return table
 
 
 def _conflict(a: Paper, b: Paper) -> bool:
@@ -183,10 +254,13 @@ def fill_missing(current: Paper, incoming: Paper) -> Paper:
 
 
 def abstract_texts(papers: Sequence[Paper], abstracts: Abstracts | None) -> list[str]:
-    """The abstracts of `papers`, in order: theirs, or fetched (those NOT_LOADED)."""
+    """The abstracts of `papers`, in order: theirs, or fetched (those NOT_LOADED; ""
+    without `abstracts`)."""
     lean = [p.id for p in papers if p.abstract == NOT_LOADED]
-    if not lean or abstracts is None:
+    if not lean:
         return [p.abstract for p in papers]
+    if abstracts is None:
+        return ["" if p.abstract == NOT_LOADED else p.abstract for p in papers]
     found: dict[str, str] = {}
     for start in range(0, len(lean), _FETCH):
         found.update(abstracts(lean[start : start + _FETCH]))
@@ -194,58 +268,27 @@ def abstract_texts(papers: Sequence[Paper], abstracts: Abstracts | None) -> list
 
 
 class _Index:
-    """Match keys -> library ids; each table is built on first use (most imports match by
-    id), from the fields its keys are made of (a million papers are never all read)."""
+    """The papers of the library (its Matcher) and of this batch (a table each, from
+    the first time it is looked in) by their match keys."""
 
-    def __init__(self, column: Column, abstracts: Abstracts | None) -> None:
-        self._column = column
-        self._abstracts = abstracts
+    def __init__(self, matcher: Matcher) -> None:
+        self._matcher = matcher
+        self._holds: dict[str, bool] = {}
         self.tables: dict[str, dict[object, str]] = {}
-        self._titles: Mapping[str, Any] | None = None  # (two tables key on them)
 
-    def table(self, name: str) -> dict[object, str]:
-        table = self.tables.get(name)
-        if table is None:
-            kind, only = _TABLES[name]
-            table = self.tables[name] = {}
-            for pid, key in self._keys(kind, only):
-                if key:
-                    table.setdefault(key, pid)
-        return table
+    def may_hold(self, name: str) -> bool:
+        """False if no paper is in table `name`: its key need not be computed."""
+        table = self.tables.setdefault(name, {})
+        held = self._holds.get(name)
+        if held is None:
+            held = self._holds[name] = self._matcher.holds(name)
+        return held or bool(table)
 
-    def _keys(self, kind: str, only: str) -> Iterable[tuple[str, object]]:
-        """(id, key) of the library's papers (those whose field `only` is true)."""
-        column = self._column
-        if kind in ("doi", "arxiv"):
-            return ((pid, value.strip().lower()) for pid, value in column(kind).items() if value)
-        if kind == "abstract":
-            return self._abstract_keys(column("title_derived") if only else None)
-        if self._titles is None:
-            self._titles = column("title")
-        derived = column("title_derived")
-        if kind == "title":
-            titles = self._titles.items()
-            return ((pid, match_key(title)) for pid, title in titles if not derived.get(pid))
-        with_math = [pid for pid, title in self._titles.items() if "$" in title]
-        authors = column("authors", with_math)
-        return (
-            (pid, _loose_key(self._titles[pid], authors.get(pid, ()), derived.get(pid, False)))
-            for pid in with_math
-        )
-
-    def _abstract_keys(self, derived: Mapping[str, Any] | None) -> Iterator[tuple[str, object]]:
-        texts = self._column("abstract")
-        ids = [pid for pid, text in texts.items() if text and (derived is None or derived[pid])]
-        for start in range(0, len(ids), _FETCH):
-            part = ids[start : start + _FETCH]
-            lean = [pid for pid in part if texts[pid] == NOT_LOADED]
-            found = self._abstracts(lean) if lean and self._abstracts is not None else {}
-            for pid in part:
-                text = found.get(pid, "") if texts[pid] == NOT_LOADED else texts[pid]
-                yield pid, abstract_key(text) if text else 0
+    def find(self, name: str, key: object) -> str | None:
+        return self._matcher.find(name, key) or self.tables[name].get(key)
 
     def add(self, pid: str, paper: Paper, keys: dict[str, object]) -> None:
-        """Make a paper of this batch findable by the tables built so far."""
+        """Make a paper of this batch findable by the tables looked in so far."""
         for name, table in self.tables.items():
             if name == "abstract-derived":
                 if not paper.title_derived:
@@ -277,9 +320,9 @@ class _Venues:
     36th International Conference on Machine Learning" of 2019 where "ICML 2019" is one)
     becomes the short one, so that one conference stays one facet."""
 
-    def __init__(self, column: Column) -> None:
-        self._column = column
-        self._known: set[str] | None = None  # the library's venues, once one is needed
+    def __init__(self, matcher: Matcher) -> None:
+        self._matcher = matcher
+        self._known: dict[str, bool] = {}  # the library's venues looked for
         self._batch: set[str] = set()
 
     def short(self, paper: Paper) -> Paper:
@@ -288,9 +331,10 @@ class _Venues:
             return paper
         short = short_venue(venue, paper.year)  # (cached: a batch has few venues)
         if short:
-            if self._known is None:
-                self._known = set(self._column("venue").values())
-            if short in self._known or short in self._batch:
+            known = self._known.get(short)
+            if known is None:
+                known = self._known[short] = self._matcher.find("venue", short) is not None
+            if known or short in self._batch:
                 return dataclasses.replace(paper, venue=short)
         self._batch.add(venue)
         return paper
@@ -300,14 +344,14 @@ def plan_import(
     existing: Mapping[str, Paper],
     incoming: Sequence[Paper],
     abstracts: Abstracts | None = None,
-    column: Column | None = None,
+    matcher: Matcher | None = None,
 ) -> ImportPlan:
     """For each incoming paper: is it new, does it fill gaps in a known paper, or repeat one?
 
     `existing` as a library lists them: an abstract NOT_LOADED is one the paper has (never
     filled; written whole by Library.write_papers), fetched by `abstracts` only to match
-    papers by their abstracts. `column` reads the fields papers are matched on (default:
-    from `existing`); only the papers an import fills are read whole.
+    papers by their abstracts. `matcher` finds them by the keys they are matched on
+    (default: a MappingMatcher of `existing`): only the papers met are read whole.
 
     Matching, in order: same id, same DOI, same arXiv id, same normalised (real) title,
     same normalised abstract, a title with math the same outside its math and the same
@@ -316,16 +360,15 @@ def plan_import(
     gives way to a real title. Papers met twice in the batch are reported in `skipped`.
     """
     plan = ImportPlan()
-    column = column or mapping_column(existing)
-    index = _Index(column, abstracts)
+    matcher = matcher or MappingMatcher(existing, abstracts)
+    index = _Index(matcher)
 
     touched: dict[str, Paper] = {}  # this batch's new and filled papers, by library id
     added: set[str] = set()
     seen: set[str] = set()
     unchanged: set[str] = set()
 
-    tables = index.tables
-    venues = _Venues(column)
+    venues = _Venues(matcher)
     for paper in incoming:
         keys: dict[str, object] = {}
         pid: str | None = paper.id
@@ -335,13 +378,10 @@ def plan_import(
             pid = None
             derived = paper.title_derived or not paper.title
             for how, name in _LOOKUPS_DERIVED if derived else _LOOKUPS:
-                table = tables.get(name)
-                if table is None:
-                    table = index.table(name)
-                if not table:
+                if not index.may_hold(name):
                     continue  # nothing to find: spare computing the key
                 key = keys[how] = _KEY_OF[how](paper)
-                candidate = table.get(key) if key else None
+                candidate = index.find(name, key) if key else None
                 if candidate is not None:
                     before = touched.get(candidate) or existing.get(candidate)
                     if before is not None and not _conflict(before, paper):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import Any, Protocol, overload
 
+from reader.core.merge import Abstracts, MappingMatcher, Matcher
 from reader.core.models import Paper
 
 #: the papers of some ids, with their abstracts (an id of no paper: a Paper of that
@@ -28,9 +29,7 @@ KEPT = 4_096
 #: papers read per query of a scan
 SCAN_PART = 2_000
 #: the fields column() reads ("abstract": "" for none, else models.NOT_LOADED)
-COLUMNS = frozenset(
-    {"title", "authors", "year", "venue", "added", "abstract", "doi", "arxiv", "title_derived"}
-)
+COLUMNS = frozenset({"title", "authors", "year", "venue", "added", "abstract"})
 
 
 class PaperRows(Protocol):
@@ -43,6 +42,14 @@ class PaperRows(Protocol):
 
     def column(self, field: str) -> Iterator[tuple[str, Any]]:
         """(id, value of `field`) of every paper it holds, in no promised order."""
+        ...
+
+    def holds(self, table: str) -> bool:
+        """See reader.core.merge.Matcher."""
+        ...
+
+    def find(self, table: str, key: object) -> str | None:
+        """See reader.core.merge.Matcher."""
         ...
 
 
@@ -58,6 +65,10 @@ class PapersInMemory(dict[str, Paper]):
         """The value of `field` (see COLUMNS) of each paper of `ids` (default: all)."""
         papers = list(self.values()) if ids is None else [self[pid] for pid in ids if pid in self]
         return {p.id: getattr(p, field) for p in papers}
+
+    def matcher(self, abstracts: Abstracts) -> Matcher:
+        """Where an import finds these papers by the keys they are matched on."""
+        return MappingMatcher(self, abstracts)
 
     def put(self, papers: Iterable[Paper]) -> None:
         """Papers written (new ones after the others)."""
@@ -164,6 +175,11 @@ class PaperTable(Mapping[str, Paper]):
         sliced (an id of no paper: KeyError, or with `placeholders` a Paper of that id
         with nothing else)."""
         return _InOrder(self, ids, placeholders)
+
+    def matcher(self, abstracts: Abstracts) -> Matcher:
+        """Where an import finds these papers by the keys they are matched on: the
+        database's indexes of them (from any thread)."""
+        return self._rows
 
     def column(self, field: str, ids: Iterable[str] | None = None) -> dict[str, Any]:
         """The value of `field` (see COLUMNS) of each paper of `ids` (default: all),

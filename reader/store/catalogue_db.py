@@ -31,14 +31,31 @@ from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, s
 #: their own (a row of papers is small: the list's columns read quickly at 1M papers)
 #: 5: the words of the papers, for full-text search (reader.store.catalogue_words)
 #: 6: the listed papers' ids in their order, in an index of their own (read at open)
+#: 7: the part of the take each row came in (papers.taken)
+#: 8: the keys an import matches papers on, indexed (reader.core.merge.match_keys)
 #: (an index of other rules is made anew)
-SCHEMA = 7
+SCHEMA = 8
 #: a Paper's fields in order, as the columns of papers hold them (the abstract: 1 if
 #: the paper has one, its text in abstracts)
 _COLUMNS = (
     "id, title, authors, has_abstract, venue, year, url, presentation, track, doi, arxiv,"
     " source, title_derived, added, pdf, keywords, primary_area"
 )
+#: the keys of reader.core.merge.match_keys, in order (None: none)
+_KEYS = ("doi_key", "arxiv_key", "title_key", "abstract_key", "math_key")
+_KEY_INDEXES = "\n".join(
+    f"CREATE INDEX by_{key} ON papers({key}) WHERE {key} IS NOT NULL;" for key in _KEYS
+)
+#: how Matcher.find() looks for a paper in each table (reader.core.merge._TABLES)
+_FIND = {
+    "doi": "doi_key = ?",
+    "arxiv": "arxiv_key = ?",
+    "title": "title_key = ?",
+    "abstract": "abstract_key = ?",
+    "abstract-derived": "abstract_key = ? AND title_derived = 1",
+    "math-title": "math_key = ?",
+    "venue": "venue = ?",
+}
 _SCHEMA_SQL = f"""
 CREATE TABLE files (name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
 CREATE TABLE papers (
@@ -49,17 +66,20 @@ CREATE TABLE papers (
     track TEXT NOT NULL, doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
     title_derived INTEGER NOT NULL, added TEXT NOT NULL, pdf TEXT NOT NULL,
     keywords TEXT NOT NULL, primary_area TEXT NOT NULL,
-    worded INTEGER NOT NULL DEFAULT 0, taken INTEGER NOT NULL DEFAULT 0
+    worded INTEGER NOT NULL DEFAULT 0, taken INTEGER NOT NULL DEFAULT 0,
+    doi_key TEXT, arxiv_key TEXT, title_key INTEGER, abstract_key INTEGER, math_key INTEGER
 );
 CREATE TABLE abstracts (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE INDEX listed ON papers(deleted, rowid, id);
 CREATE INDEX taking ON papers(taken, rowid);
+CREATE INDEX by_venue ON papers(venue);
+{_KEY_INDEXES}
 {WORDS_SQL}
 PRAGMA user_version={SCHEMA};
 """
 _UPSERT = f"""
-INSERT INTO papers (rank, taken, {_COLUMNS})
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO papers (rank, taken, {_COLUMNS}, {", ".join(_KEYS)})
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     rank = excluded.rank, taken = excluded.taken, title = excluded.title,
     authors = excluded.authors, has_abstract = excluded.has_abstract, venue = excluded.venue,
@@ -68,7 +88,9 @@ ON CONFLICT (id) DO UPDATE SET
     doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
     title_derived = excluded.title_derived, added = excluded.added, pdf = excluded.pdf,
     keywords = excluded.keywords, primary_area = excluded.primary_area, deleted = '',
-    worded = 0
+    worded = 0, doi_key = excluded.doi_key, arxiv_key = excluded.arxiv_key,
+    title_key = excluded.title_key, abstract_key = excluded.abstract_key,
+    math_key = excluded.math_key
 WHERE excluded.rank >= papers.rank
 """
 #: the abstract of a paper whose line was taken (its row has the line's rank)
@@ -92,7 +114,8 @@ WHERE excluded.rank >= papers.rank
 """
 #: the line of a paper of an earlier stamp than its deletion: its fields, still deleted
 _FILL = f"""
-UPDATE papers SET (taken, {_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+UPDATE papers SET (taken, {_COLUMNS}, {", ".join(_KEYS)})
+    = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 WHERE id = ? AND title = '' AND has_abstract = 0 AND deleted != '' AND rank > ?
 RETURNING rowid
 """
@@ -163,12 +186,15 @@ def _paper(row: tuple[Any, ...]) -> Paper:
 
 
 def _rows(rank: str, taken: int, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
+    from reader.core.merge import match_keys
+
     sep = AUTHORS_SEP
     for p in papers:
         yield (
             rank, taken, p.id, p.title, sep.join(p.authors), int(p.abstract != ""), p.venue,
             p.year, p.url, p.presentation, p.track, p.doi, p.arxiv, p.source,
             int(p.title_derived), p.added, p.pdf, sep.join(p.keywords), p.primary_area,
+            *match_keys(p),
         )  # fmt: skip
 
 
@@ -610,6 +636,23 @@ class CatalogueDB:
         if field == "abstract":
             return ((pid, NOT_LOADED if a else "") for pid, a in rows)
         return iter(rows)
+
+    def holds(self, table: str) -> bool:
+        """False if no paper (not deleted) is in the import's match table `table`
+        (reader.core.merge.Matcher; "abstract-derived": if none has an abstract). From
+        any thread."""
+        key = _FIND[table].split(" = ")[0]
+        db = self._read_connection() or self._connection()
+        query = f"SELECT 1 FROM papers WHERE {key} IS NOT NULL AND deleted = '' LIMIT 1"
+        return db.execute(query).fetchone() is not None
+
+    def find(self, table: str, key: object) -> str | None:
+        """The first paper (not deleted) whose key in the import's match table `table`
+        is `key` (reader.core.merge.Matcher). From any thread."""
+        db = self._read_connection() or self._connection()
+        query = f"SELECT id FROM papers WHERE {_FIND[table]} AND deleted = '' ORDER BY rowid"
+        row = db.execute(f"{query} LIMIT 1", (key,)).fetchone()
+        return row[0] if row is not None else None
 
     def abstracts(self, ids: Iterable[str]) -> dict[str, str]:
         """The abstracts of the papers `ids` (those in the trash too), by id; an id the

@@ -112,8 +112,8 @@ class Transfers(QObject):
             self.message.emit(self.tr("An import is already running."))
             return
         library = self._library
-        # what the worker plans against, read there: the fields papers are matched on,
-        # and the papers it may fill (only an import adds papers, one at a time)
+        # what the worker plans against, read there: the papers found by the keys they
+        # are matched on, read when met (only an import adds papers, one at a time)
         papers = library.papers_by_id()
         files = list(paths)
         names = [display_name(f.name) for f in files]
@@ -136,7 +136,7 @@ class Transfers(QObject):
                 cancelled=lambda: task.cancelled,
                 max_bytes=self.max_bytes,
                 abstracts=library.abstracts,
-                column=library.column,
+                matcher=library.matcher(),
             )
             task.progress(len(files) + 1, len(files))
             # Cancel's last chance: once papers.json is being rewritten, the import is finished

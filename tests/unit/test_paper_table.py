@@ -201,7 +201,7 @@ def test_a_column_read_before_a_write_gets_the_papers_written_since(folder, monk
     assert lib.column("year")["p040"] == 2015
 
 
-@pytest.mark.parametrize("field", ["pdf", "nope", "id", "has_abstract", ""])
+@pytest.mark.parametrize("field", ["doi", "nope", "id", "has_abstract", ""])
 def test_a_field_that_is_no_column_is_refused(folder, field):
     lib = _imported(folder)
     with pytest.raises(ValueError, match="not a column"):
@@ -272,38 +272,45 @@ def test_written_says_which_write_last_wrote_a_paper(folder):
     assert lib.written("nope") == 0
 
 
-def test_an_import_matches_on_the_columns_and_reads_whole_only_the_papers_it_meets(
+def test_an_import_finds_papers_by_their_keys_and_reads_whole_only_those_it_meets(
     folder, monkeypatch
 ):
     # each way of matching (DOI, arXiv id, title, abstract of a derived title, title
-    # with math): only the library papers an incoming one meets are read whole
+    # with math, the short form of a venue): the keys kept in the index, so that only
+    # the library papers an incoming one meets are read whole
     from reader.importing import import_files
 
     derived = Paper("d1", "Quokkas hop", abstract="Quokkas hop about the island all day.",
                     title_derived=True)  # fmt: skip
     math = Paper("m1", r"Bounds of $\sqrt{T}$ regret for online learners", ("Zed Math",))
-    lib = _imported(folder, [*PAPERS, derived, math])
+    short = Paper("v1", "At ICML", venue="ICML 2019", year=2019)
+    lib = _imported(folder, [*PAPERS, derived, math, short])
     reads = _reads(lib, monkeypatch)
+    scans: list[str] = []  # (nor is any field read for every paper)
+    column = lib._store.catalogue.column
+    monkeypatch.setattr(lib._store.catalogue, "column", lambda f: scans.append(f) or column(f))
     source = folder.parent / "incoming.json"
     incoming = [
-        {"id": "x-doi", "title": "Another title", "doi": "10.1234/3"},
+        {"id": "x-doi", "title": "Another title", "doi": " 10.1234/3 "},
         {"id": "x-arxiv", "title": "Other", "arxiv": "2401.00004", "abstract": "Now one."},
         {"id": "x-title", "title": "PAPER  number 5!", "track": "findings"},
         {"id": "x-abs", "title": "Quokkas on Rottnest", "abstract": derived.abstract.upper()},
         {"id": "x-math", "title": r"Bounds of $\sqrtT$ regret for online learners",
          "authors": ["Z. Math"], "venue": "COLT"},
-        {"id": "x-new", "title": "Brand new", "doi": "10.9/new"},
+        {"id": "x-new", "title": "Brand new", "doi": "10.9/new", "year": 2019,
+         "venue": "Proceedings of the 36th International Conference on Machine Learning"},
     ]  # fmt: skip
     source.write_text(json.dumps(incoming), encoding="utf-8")
     report = import_files(lib, [source])
     assert (report.added, report.updated, report.unchanged) == (1, 3, 2)
-    assert sorted(set(reads)) == ["d1", "m1", "p003", "p004", "p005"]
+    assert sorted(set(reads)) == ["d1", "m1", "p003", "p004", "p005"] and not scans
     lib = _open(folder)
     assert lib.full_paper("p004").abstract == "Now one."
     assert lib.full_paper("p005").track == "main"  # (filled only where empty)
     assert lib.full_paper("d1").title == "Quokkas on Rottnest"
     assert lib.full_paper("m1").venue == "COLT"
     assert lib.paper_ids()[-1] == "x-new"
+    assert lib.full_paper("x-new").venue == "ICML 2019"
 
 
 # -- another program -------------------------------------------------------------------
