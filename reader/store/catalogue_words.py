@@ -212,6 +212,21 @@ class IndexWords:
                 raise
         return True
 
+    def word_papers(self, ids: Sequence[str]) -> None:
+        """Word the rows of these papers the catalogue wrote, from any thread: an
+        import's worker does, so that the window's update() finds them worded."""
+        try:
+            for start in range(0, len(ids), STEP_ROWS):
+                part = ids[start : start + STEP_ROWS]
+                marks = ",".join("?" * len(part))
+                with self._reading() as db:
+                    query = f"SELECT rowid FROM papers WHERE id IN ({marks}) AND worded = 0"
+                    rows = [rowid for (rowid,) in db.execute(query, part)]
+                if rows:
+                    self._word(True, rows)
+        except sqlite3.Error as exc:
+            raise WordsError(str(exc)) from exc
+
     def update(self, papers: Iterable[tuple[int, Paper]], gone: Iterable[str] = ()) -> None:
         """Know these (position, paper) pairs (papers new or written anew) at their
         positions and word the rows the catalogue wrote; forget the papers `gone`."""

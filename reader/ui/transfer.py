@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,9 @@ EXPORT_FILTERS = {
 
 
 CANCELLED = QT_TRANSLATE_NOOP("Transfers", "Import cancelled; nothing was changed.")
+#: an import of up to this many papers is worded for search on its worker (~0.2 ms a
+#: paper), a bigger one in the window's idle steps
+WORDED_ON_THE_WORKER = 5_000
 
 translate = QCoreApplication.translate
 
@@ -149,6 +153,7 @@ class Transfers(QObject):
                 write_import(library, prepared)
             except (OSError, ValueError) as exc:
                 raise _NotSaved(say.told(exc)) from exc
+            _word(library, prepared)
             return prepared
 
         def on_progress(done: int, total: int) -> None:
@@ -281,6 +286,20 @@ class Transfers(QObject):
         exported = Counted().exported(len(ids))
         self.message.emit(fill(exported, display_name(str(written))))
         return written
+
+
+def _word(library: Library, prepared: PreparedImport) -> None:
+    """Word for search the papers an import wrote, on its worker: the window's search
+    then only takes them in (a big import's many are worded in the window's idle
+    steps, the import not kept waiting for them)."""
+    from reader.store.catalogue_words import WordsError
+
+    words = library.search_words()
+    if words is None or not hasattr(words, "word_papers"):
+        return
+    if len(prepared.papers) <= WORDED_ON_THE_WORKER:
+        with contextlib.suppress(WordsError):  # (the window's steps word them then)
+            words.word_papers([p.id for p in prepared.papers])
 
 
 class _NotSaved(Exception):

@@ -420,3 +420,39 @@ def test_an_import_is_undone_as_one_step_and_redone(qtbot, sync_app, tmp_path):
     for box in QApplication.topLevelWidgets():
         if isinstance(box, QMessageBox):
             box.close()
+
+
+def test_an_imports_papers_are_worded_for_search_on_its_worker(
+    qtbot, make_app, monkeypatch, tmp_path
+):
+    # the window's search then takes them in without wording them on the GUI thread
+    import json
+    import threading
+
+    from reader.store import catalogue_db
+    from reader.store.catalogue_words import IndexWords
+
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)  # (its index a file)
+    app = make_app()
+    sidebar = app.window.sidebar
+    qtbot.waitUntil(lambda: sidebar.index_made and sidebar.index.prepared, timeout=30_000)
+    worded_on: list[str] = []
+    real = IndexWords._word
+
+    def word(self, wait, rowids=()):
+        done = real(self, wait, rowids)
+        if done:
+            worded_on.append(threading.current_thread().name)
+        return done
+
+    monkeypatch.setattr(IndexWords, "_word", word)
+    source = tmp_path / "three.json"
+    papers = [{"id": f"q{i}", "title": f"Quokka census {i}"} for i in range(3)]
+    source.write_text(json.dumps(papers), encoding="utf-8")
+    reports = []
+    app.window.transfers.import_finished.connect(reports.append)
+    app.window.transfers.import_files([source])
+    qtbot.waitUntil(lambda: bool(reports), timeout=30_000)
+    qtbot.keyClicks(sidebar.search, "quokka")
+    qtbot.waitUntil(lambda: sidebar.model.rowCount() == 3, timeout=10_000)
+    assert worded_on and threading.main_thread().name not in worded_on
