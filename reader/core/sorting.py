@@ -53,10 +53,11 @@ def _key_function(lib: Library, key: str, ids: Sequence[str]) -> Callable[[str],
     raise ValueError(f"unknown sort key {key!r}")
 
 
-def sort_ids(lib: Library, ids: Sequence[str], key: str, *, descending: bool = False) -> list[str]:
-    """`ids` in the given order; ties keep library order (the sort is stable)."""
+def sort_ids(lib: Library, ids: list[str], key: str, *, descending: bool = False) -> list[str]:
+    """`ids` in the given order; ties keep library order (the sort is stable). In the
+    library's order, `ids` itself (a million ids are not copied)."""
     if key in ("library", "relevance") or key in LEARNT:  # (relevance: ranked once searched)
-        return list(reversed(ids)) if descending else list(ids)
+        return ids[::-1] if descending else ids
     return sorted(ids, key=_key_function(lib, key, ids), reverse=descending)
 
 

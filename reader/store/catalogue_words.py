@@ -216,14 +216,10 @@ class IndexWords:
         """Word the rows of these papers the catalogue wrote, from any thread: an
         import's worker does, so that the window's update() finds them worded."""
         try:
-            for start in range(0, len(ids), STEP_ROWS):
-                part = ids[start : start + STEP_ROWS]
-                marks = ",".join("?" * len(part))
-                with self._reading() as db:
-                    query = f"SELECT rowid FROM papers WHERE id IN ({marks}) AND worded = 0"
-                    rows = [rowid for (rowid,) in db.execute(query, part)]
-                if rows:
-                    self._word(True, rows)
+            with self._reading() as db:
+                rows = [rowid for _pid, rowid in _rows_of(db, ids, "AND worded = 0")]
+            for start in range(0, len(rows), STEP_ROWS):
+                self._word(True, rows[start : start + STEP_ROWS])
         except sqlite3.Error as exc:
             raise WordsError(str(exc)) from exc
 
@@ -231,19 +227,13 @@ class IndexWords:
         """Know these (position, paper) pairs (papers new or written anew) at their
         positions and word the rows the catalogue wrote; forget the papers `gone`."""
         try:
+            place = {paper.id: r for r, paper in papers}
             with self._reading() as db:
                 found = [
-                    (rowid, r)
-                    for r, paper in papers
-                    for (rowid,) in db.execute(
-                        "SELECT rowid FROM papers WHERE id = ? AND deleted = ''", (paper.id,)
-                    )
+                    (rowid, place[pid])
+                    for pid, rowid in _rows_of(db, list(place), "AND deleted = ''")
                 ]
-                dropped = [
-                    rowid
-                    for pid in gone
-                    for (rowid,) in db.execute("SELECT rowid FROM papers WHERE id = ?", (pid,))
-                ]
+                dropped = [rowid for _pid, rowid in _rows_of(db, list(gone))]
             # those rows alone (an import's others: in the steps of syncing())
             for start in range(0, len(found) + len(dropped), STEP_ROWS):
                 rows = [rowid for rowid, _r in found] + dropped
@@ -286,6 +276,17 @@ class IndexWords:
         except sqlite3.Error as exc:
             (self._source or self)._remake = True
             raise WordsError(str(exc)) from exc
+
+
+def _rows_of(db: sqlite3.Connection, ids: Sequence[str], where: str = "") -> list[tuple[str, int]]:
+    """(id, rowid) of the papers of `ids` (a query a few hundred of them)."""
+    found: list[tuple[str, int]] = []
+    for start in range(0, len(ids), STEP_ROWS):
+        part = ids[start : start + STEP_ROWS]
+        marks = ",".join("?" * len(part))
+        query = f"SELECT id, rowid FROM papers WHERE id IN ({marks}) {where}"
+        found += db.execute(query, part)
+    return found
 
 
 def bm25_scores(
