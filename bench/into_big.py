@@ -92,8 +92,10 @@ def main() -> None:
         old, new = library_name(args.library), library_name(library)
         for kept in (work / "cache").rglob(f"{old}*"):
             kept.rename(kept.with_name(kept.name.replace(old, new)))
-        made = generate.make_papers(args.papers, seed=int(time.time()))
-        papers = [dataclasses.replace(p, id=f"new-{p.id}") for p in made]
+        seed = int(time.time())
+        made = generate.make_papers(args.papers, seed=seed)
+        # (ids of this run's own: a library a run imported into takes them as new too)
+        papers = [dataclasses.replace(p, id=f"new{seed}-{p.id}") for p in made]
         source = work / "new.json"
         source.write_text(json.dumps(generate.import_json(papers)), encoding="utf-8")
         run.log(f"importing {args.papers} papers into {library}")

@@ -217,7 +217,7 @@ class IndexWords:
         import's worker does, so that the window's update() finds them worded."""
         try:
             with self._reading() as db:
-                rows = [rowid for _pid, rowid in _rows_of(db, ids, "AND worded = 0")]
+                rows = [rowid for _pid, rowid in _rows_of(db, ids, "AND +worded = 0")]
             for start in range(0, len(rows), STEP_ROWS):
                 self._word(True, rows[start : start + STEP_ROWS])
         except sqlite3.Error as exc:
@@ -231,7 +231,7 @@ class IndexWords:
             with self._reading() as db:
                 found = [
                     (rowid, place[pid])
-                    for pid, rowid in _rows_of(db, list(place), "AND deleted = ''")
+                    for pid, rowid in _rows_of(db, list(place), "AND +deleted = ''")
                 ]
                 dropped = [rowid for _pid, rowid in _rows_of(db, list(gone))]
             # those rows alone (an import's others: in the steps of syncing())
@@ -279,13 +279,13 @@ class IndexWords:
 
 
 def _rows_of(db: sqlite3.Connection, ids: Sequence[str], where: str = "") -> list[tuple[str, int]]:
-    """(id, rowid) of the papers of `ids` (a query a few hundred of them)."""
+    """(id, rowid) of the papers of `ids` (and `where`: see catalogue_db._FROM), a
+    query a hundred of them."""
     found: list[tuple[str, int]] = []
     for start in range(0, len(ids), STEP_ROWS):
         part = ids[start : start + STEP_ROWS]
         marks = ",".join("?" * len(part))
-        query = f"SELECT id, rowid FROM papers WHERE id IN ({marks}) {where}"
-        found += db.execute(query, part)
+        found += db.execute(f"SELECT id, rowid FROM papers WHERE id IN ({marks}) {where}", part)
     return found
 
 

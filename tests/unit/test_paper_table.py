@@ -313,6 +313,45 @@ def test_an_import_finds_papers_by_their_keys_and_reads_whole_only_those_it_meet
     assert lib.full_paper("x-new").venue == "ICML 2019"
 
 
+def _work(db, call) -> int:
+    """How much SQLite's machine does for `call` on the connection `db` (a count of
+    its steps: the same on any machine, whatever else runs)."""
+    steps = [0]
+
+    def step():
+        steps[0] += 1
+        return 0
+
+    db.set_progress_handler(step, 50)
+    try:
+        call()
+    finally:
+        db.set_progress_handler(None, 50)
+    return steps[0]
+
+
+def test_papers_looked_up_by_id_or_key_cost_the_same_in_a_library_ten_times_bigger(folder):
+    # (without statistics SQLite took `deleted = ''` for the narrower term: it went
+    # through every listed paper for a few, 0.15 s a look at 1M papers)
+    def costs(n: int) -> list[int]:
+        papers = [_paper(i, doi=f"10.1/{i}" if i % 2 else "") for i in range(n)]
+        lib = _imported(folder.with_name(f"lib{n}"), papers)
+        db = lib._store.catalogue
+        conn = db._read_connection() or db._connection()
+        wanted = [p.id for p in papers[:: n // 20]]
+        words = lib.search_words()
+        words.word_papers(wanted)  # (worded: what is left is finding them)
+        return [
+            _work(conn, lambda: db.rows(wanted)),
+            _work(conn, lambda: db.find("doi", "10.1/3")),
+            _work(conn, lambda: db.holds("math-title")),  # (none has one)
+            _work(conn, lambda: words.word_papers(wanted)),
+        ]
+
+    small, big = costs(300), costs(3000)
+    assert all(b <= 2 * s + 2 for s, b in zip(small, big, strict=True)), (small, big)
+
+
 # -- another program -------------------------------------------------------------------
 
 
