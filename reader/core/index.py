@@ -151,6 +151,8 @@ class SearchIndex:
         #: being made on a thread at one of them (see prepare_tallies)
         self._catalogue_changes = 0
         self._regrouping: tuple[int, Future[dict[Hashable, Any]]] | None = None
+        #: the tags' groups being made a step at a time (see prepare_tallies)
+        self._tag_grouping: Generator[None, None, dict[str, int]] | None = None
         self._lists = Orders(self._ids, self._given, self._rid)
         if not columns:
             return
@@ -241,17 +243,16 @@ class SearchIndex:
         # outlives edits of what the user wrote (marking papers read while triaging), and
         # what tags decide (their facet's nodes, ~30 ms; ~0.15 s at 1M) edits that leave
         # tags alone, new papers among them (an import's: their records are new)
+        tags_kept = not retagged and not gone
         kept = {
             k
             for k in self._derived
             if (k in _CATALOGUE_ONLY and not catalogue and not gone)
-            or (
-                not retagged
-                and not gone
-                and (k == _GROUPS["tag"] or (isinstance(k, tuple) and k[0] == "tag"))
-            )
+            or (tags_kept and (k == _GROUPS["tag"] or (isinstance(k, tuple) and k[0] == "tag")))
         }
         self._derived = {k: v for k, v in self._derived.items() if k in kept}
+        if not tags_kept:  # (the tags being grouped changed: grouped anew)
+            self._tag_grouping = None
         if catalogue or gone:
             self._catalogue_changes += 1
 
@@ -502,8 +503,13 @@ class SearchIndex:
         todo = [field for field, key in _GROUPS.items() if key not in self._derived]
         if not todo:
             return True
-        if todo[0] == "tag":
-            self._groups("tag")
+        if todo[0] == "tag":  # (a step at a time: ~60 ms at 1M papers, 40,000 tagged)
+            if self._tag_grouping is None:
+                self._tag_grouping = self._user.tag_nodes_in_steps(self._tags_of)
+            done, nodes = run_steps(self._tag_grouping, time.perf_counter())
+            if done:
+                self._derived[_GROUPS["tag"]] = nodes
+                self._tag_grouping = None
             return False
         # the catalogue's columns read on a thread of their own (~0.1 s each at 100k
         # papers: a facet count after the catalogue changed held the window), kept
@@ -520,11 +526,13 @@ class SearchIndex:
     def _groups(self, field: str) -> dict[Any, int]:
         """The records of each tag (and of its parents), venue or year: grouped once."""
         if field == "tag":
-            return self._derive(
-                _GROUPS[field],
-                lambda: self._user.tag_nodes(lambda r: self._lib.tags(self._given[r])),
-            )
+            if _GROUPS[field] not in self._derived:
+                self._tag_grouping = None  # (needed now: made at once)
+            return self._derive(_GROUPS[field], lambda: self._user.tag_nodes(self._tags_of))
         return self._values(field)
+
+    def _tags_of(self, r: int) -> tuple[str, ...]:
+        return self._lib.tags(self._given[r])
 
     def _eval(self, node: Node, cand: int) -> int:
         self._user.settle()

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 
 from reader.core.bitsets import bits_of
 from reader.core.facets import tag_ancestors
 from reader.core.models import Annotation, Status
 from reader.core.search_text import _written, user_words
+from reader.core.steps import run_steps
 from reader.core.text import search_key
 
 #: a status as one byte, for bitsets made with bytes.translate
@@ -23,6 +24,8 @@ STATUS = {s.value: code for code, s in enumerate(Status)}
 _CODE = {s: code for code, s in enumerate(Status)}
 #: annotations taken in per look at the clock (~1 ms)
 SETTLE_CHUNK = 200
+#: tagged records grouped per step of tag_nodes_in_steps() (~8 ms)
+TAG_PART = 5_000
 
 
 @functools.lru_cache(maxsize=1024)
@@ -89,12 +92,22 @@ class UserTexts:
 
     def tag_nodes(self, tags_of: Callable[[int], Sequence[str]]) -> dict[str, int]:
         """The records of each tag and each of its parents ("a" and "a/b" for "a/b"),
-        `tags_of` giving a record's tags as the user wrote them. The records are
-        grouped by their set of tags first: after a bulk edit 100,000 records share a
-        few (0.35-0.75 s at 100k, a record's tags at a time)."""
+        `tags_of` giving a record's tags as the user wrote them."""
+        return run_steps(self.tag_nodes_in_steps(tags_of))[1] or {}
+
+    def tag_nodes_in_steps(
+        self, tags_of: Callable[[int], Sequence[str]]
+    ) -> Generator[None, None, dict[str, int]]:
+        """tag_nodes() a part at a time (TAG_PART records a step: ~60 ms in all at 1M
+        papers, 40,000 of them tagged). The records are grouped by their set of tags
+        first: after a bulk edit 100,000 records share a few (0.35-0.75 s at 100k, a
+        record's tags at a time)."""
         by_tags: dict[tuple[str, ...], list[int]] = {}
-        for r in self.tags:
-            by_tags.setdefault(tuple(tags_of(r)), []).append(r)
+        records = list(self.tags)
+        for start in range(0, len(records), TAG_PART):
+            for r in records[start : start + TAG_PART]:
+                by_tags.setdefault(tuple(tags_of(r)), []).append(r)
+            yield
         members: dict[str, list[int]] = {}
         for tags, records in by_tags.items():
             nodes = {node for tag in tags for node in tag_ancestors(tag)}

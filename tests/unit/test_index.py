@@ -753,6 +753,31 @@ def test_tallies_prepared_a_step_at_a_time_are_the_facet_counts():
     assert index.tally(ids, "status") == facets.status
 
 
+def test_the_tags_groups_made_a_part_at_a_time_follow_tags_edited_meanwhile(monkeypatch):
+    # (at 1M papers the tags' groups take ~60 ms: made TAG_PART records a step, so
+    # that the window is never held that long; an edit of tags meanwhile starts anew)
+    from reader.core.facets import count_facets
+
+    monkeypatch.setattr(user_texts, "TAG_PART", 1)
+    lib = make_library(PAPERS, ANNOTATIONS)
+    index = make_index(lib)
+    lib.subscribe(lambda change: index.update(change.paper_ids))
+    steps = []
+    index.prepare_tallies()  # (one record's tags grouped)
+    lib.set_tags("diff", ["later/now"])  # (retagged: grouped anew)
+    lib.set_status(["kd"], Status.READ)  # (tags left alone: the grouping goes on)
+    for _ in range(30):
+        steps.append(1)
+        if index.prepare_tallies():
+            break
+    else:
+        raise AssertionError("the tallies were never prepared")
+    assert len(steps) > 4  # (a tagged record a step, then the venues and years)
+    ids = lib.paper_ids()
+    assert index.tally(ids, "tag") == count_facets(lib, ids).tags
+    assert index.tally(ids, "tag")["later/now"] == 1
+
+
 _ANNOTATIONS = st.builds(
     lambda status, tags, note, quotes: Annotation(
         "", status, tags, note, tuple(Highlight(q, q) for q in quotes)
