@@ -32,29 +32,32 @@ from reader.store.paper_files import FileChanged, PapersFile, catalogue_files, s
 #: 5: the words of the papers, for full-text search (reader.store.catalogue_words)
 #: 6: the listed papers' ids in their order, in an index of their own (read at open)
 #: 7: the part of the take each row came in (papers.taken)
-#: 8: the keys an import matches papers on, indexed (reader.core.merge.match_keys)
+#: 8: the keys an import matches papers on, indexed, in columns of papers
+#: 9: those keys in a table of their own (the check of papers at open reads none)
 #: (an index of other rules is made anew)
-SCHEMA = 8
+SCHEMA = 9
 #: a Paper's fields in order, as the columns of papers hold them (the abstract: 1 if
 #: the paper has one, its text in abstracts)
 _COLUMNS = (
     "id, title, authors, has_abstract, venue, year, url, presentation, track, doi, arxiv,"
     " source, title_derived, added, pdf, keywords, primary_area"
 )
-#: the keys of reader.core.merge.match_keys, in order (None: none)
-_KEYS = ("doi_key", "arxiv_key", "title_key", "abstract_key", "math_key")
-_KEY_INDEXES = "\n".join(
-    f"CREATE INDEX by_{key} ON papers({key}) WHERE {key} IS NOT NULL;" for key in _KEYS
+#: the columns of keys: a paper's venue, then reader.core.merge.match_keys (None: none)
+_KEYS = ("venue", "doi", "arxiv", "title", "abstract", "math")
+_KEYS_SQL = (
+    "CREATE TABLE keys (rowid INTEGER PRIMARY KEY, venue TEXT, doi TEXT, arxiv TEXT,"
+    " title INTEGER, abstract INTEGER, math INTEGER);\n"
+    + "\n".join(f"CREATE INDEX by_{key} ON keys({key}) WHERE {key} IS NOT NULL;" for key in _KEYS)
 )
 #: how Matcher.find() looks for a paper in each table (reader.core.merge._TABLES)
 _FIND = {
-    "doi": "doi_key = ?",
-    "arxiv": "arxiv_key = ?",
-    "title": "title_key = ?",
-    "abstract": "abstract_key = ?",
-    "abstract-derived": "abstract_key = ? AND title_derived = 1",
-    "math-title": "math_key = ?",
-    "venue": "venue = ?",
+    "doi": ("doi", ""),
+    "arxiv": ("arxiv", ""),
+    "title": ("title", ""),
+    "abstract": ("abstract", ""),
+    "abstract-derived": ("abstract", "AND p.title_derived = 1"),
+    "math-title": ("math", ""),
+    "venue": ("venue", ""),
 }
 _SCHEMA_SQL = f"""
 CREATE TABLE files (name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
@@ -66,20 +69,18 @@ CREATE TABLE papers (
     track TEXT NOT NULL, doi TEXT NOT NULL, arxiv TEXT NOT NULL, source TEXT NOT NULL,
     title_derived INTEGER NOT NULL, added TEXT NOT NULL, pdf TEXT NOT NULL,
     keywords TEXT NOT NULL, primary_area TEXT NOT NULL,
-    worded INTEGER NOT NULL DEFAULT 0, taken INTEGER NOT NULL DEFAULT 0,
-    doi_key TEXT, arxiv_key TEXT, title_key INTEGER, abstract_key INTEGER, math_key INTEGER
+    worded INTEGER NOT NULL DEFAULT 0, taken INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE abstracts (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE INDEX listed ON papers(deleted, rowid, id);
 CREATE INDEX taking ON papers(taken, rowid);
-CREATE INDEX by_venue ON papers(venue);
-{_KEY_INDEXES}
+{_KEYS_SQL}
 {WORDS_SQL}
 PRAGMA user_version={SCHEMA};
 """
 _UPSERT = f"""
-INSERT INTO papers (rank, taken, {_COLUMNS}, {", ".join(_KEYS)})
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO papers (rank, taken, {_COLUMNS})
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     rank = excluded.rank, taken = excluded.taken, title = excluded.title,
     authors = excluded.authors, has_abstract = excluded.has_abstract, venue = excluded.venue,
@@ -88,15 +89,18 @@ ON CONFLICT (id) DO UPDATE SET
     doi = excluded.doi, arxiv = excluded.arxiv, source = excluded.source,
     title_derived = excluded.title_derived, added = excluded.added, pdf = excluded.pdf,
     keywords = excluded.keywords, primary_area = excluded.primary_area, deleted = '',
-    worded = 0, doi_key = excluded.doi_key, arxiv_key = excluded.arxiv_key,
-    title_key = excluded.title_key, abstract_key = excluded.abstract_key,
-    math_key = excluded.math_key
+    worded = 0
 WHERE excluded.rank >= papers.rank
 """
 #: the abstract of a paper whose line was taken (its row has the line's rank)
 _ABSTRACT = """
 INSERT OR REPLACE INTO abstracts (rowid, text)
 SELECT rowid, ?1 FROM papers WHERE id = ?2 AND rank = ?3 AND ?1 != ''
+"""
+#: the keys of a paper whose line was taken (see _ABSTRACT)
+_KEYED = f"""
+INSERT OR REPLACE INTO keys (rowid, {", ".join(_KEYS)})
+SELECT rowid, ?3, ?4, ?5, ?6, ?7, ?8 FROM papers WHERE id = ?1 AND rank = ?2
 """
 _NO_ABSTRACT = """
 DELETE FROM abstracts WHERE rowid = (SELECT rowid FROM papers WHERE id = ?2 AND rank = ?3)
@@ -114,13 +118,13 @@ WHERE excluded.rank >= papers.rank
 """
 #: the line of a paper of an earlier stamp than its deletion: its fields, still deleted
 _FILL = f"""
-UPDATE papers SET (taken, {_COLUMNS}, {", ".join(_KEYS)})
-    = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+UPDATE papers SET (taken, {_COLUMNS}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 WHERE id = ? AND title = '' AND has_abstract = 0 AND deleted != '' AND rank > ?
 RETURNING rowid
 """
 _EMPTIED = (
     "BEGIN IMMEDIATE; DELETE FROM papers; DELETE FROM abstracts; DELETE FROM words;"
+    " DELETE FROM keys;"
     " DELETE FROM files; COMMIT;"
 )
 _EMPTY = "SELECT id FROM papers WHERE title = '' AND has_abstract = 0 AND deleted != ''"
@@ -173,6 +177,8 @@ _FROM = "papers AS p LEFT JOIN abstracts AS a ON a.rowid = p.rowid"
 # `+deleted = ''`: SQLite (knowing nothing of how many papers are deleted) would go
 # through the index of the listed papers, every one of them (~0.15 s at 1M), instead
 # of looking the few up (the unary + keeps a term from choosing an index).
+#: the papers (not deleted) by the keys an import finds them by
+_KEYED_FROM = "keys AS k JOIN papers AS p ON p.rowid = k.rowid AND +p.deleted = ''"
 
 
 def _paper(row: tuple[Any, ...]) -> Paper:
@@ -189,16 +195,21 @@ def _paper(row: tuple[Any, ...]) -> Paper:
     )  # fmt: skip
 
 
-def _rows(rank: str, taken: int, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
+def _keyed(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
+    """The _KEYED rows of `papers` (taken with `rank`)."""
     from reader.core.merge import match_keys
 
+    for p in papers:
+        yield (p.id, rank, p.venue or None, *match_keys(p))
+
+
+def _rows(rank: str, taken: int, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
     sep = AUTHORS_SEP
     for p in papers:
         yield (
             rank, taken, p.id, p.title, sep.join(p.authors), int(p.abstract != ""), p.venue,
             p.year, p.url, p.presentation, p.track, p.doi, p.arxiv, p.source,
             int(p.title_derived), p.added, p.pdf, sep.join(p.keywords), p.primary_area,
-            *match_keys(p),
         )  # fmt: skip
 
 
@@ -552,6 +563,7 @@ class CatalogueDB:
                     texts = [(p.abstract, p.id, rank) for p in part]
                     db.executemany(_ABSTRACT, texts)
                     db.executemany(_NO_ABSTRACT, texts)
+                    db.executemany(_KEYED, _keyed(rank, part))
                     if not part:
                         self._taken_whole(db, papers_file, stat, (rank, taken), filling)
                     db.execute("COMMIT")
@@ -645,16 +657,17 @@ class CatalogueDB:
         """False if no paper (not deleted) is in the import's match table `table`
         (reader.core.merge.Matcher; "abstract-derived": if none has an abstract). From
         any thread."""
-        key = _FIND[table].split(" = ")[0]
+        key, more = _FIND[table]
         db = self._read_connection() or self._connection()
-        query = f"SELECT 1 FROM papers WHERE {key} IS NOT NULL AND +deleted = '' LIMIT 1"
+        query = f"SELECT 1 FROM {_KEYED_FROM} WHERE k.{key} IS NOT NULL {more} LIMIT 1"
         return db.execute(query).fetchone() is not None
 
     def find(self, table: str, key: object) -> str | None:
         """The first paper (not deleted) whose key in the import's match table `table`
         is `key` (reader.core.merge.Matcher). From any thread."""
+        column, more = _FIND[table]
         db = self._read_connection() or self._connection()
-        query = f"SELECT id FROM papers WHERE {_FIND[table]} AND +deleted = '' ORDER BY rowid"
+        query = f"SELECT p.id FROM {_KEYED_FROM} WHERE k.{column} = ? {more} ORDER BY k.rowid"
         row = db.execute(f"{query} LIMIT 1", (key,)).fetchone()
         return row[0] if row is not None else None
 

@@ -96,3 +96,22 @@ def test_stable_keys_are_the_same_in_every_process():
     }  # fmt: skip
     assert keys == {f"{stable_key(b'deepnets')}\n"}
     assert stable_key(b"") != 0
+
+
+def test_the_keys_follow_a_paper_written_anew_deleted_and_restored(monkeypatch, tmp_path):
+    import dataclasses
+
+    monkeypatch.setattr(catalogue_db, "SMALL_LIBRARY_BYTES", 0)
+    folder = tmp_path / "lib"
+    paper = Paper("k1", "Deep Nets", venue="ICML 2019", doi="10.1/A")
+    open_library(folder, seed=False).library.add_papers([paper])
+    lib = open_library(folder, seed=False).library
+    lib.add_papers([dataclasses.replace(paper, doi="10.1/B", venue="COLT")])
+    for again in (False, True):  # (as written, then as the next open takes the files in)
+        matcher = open_library(folder, seed=False).library.matcher() if again else lib.matcher()
+        assert matcher.find("doi", "10.1/b") == "k1" and matcher.find("doi", "10.1/a") is None
+        assert matcher.find("venue", "COLT") == "k1" and matcher.find("venue", "ICML 2019") is None
+    gone = lib.delete_papers(["k1"])
+    assert lib.matcher().find("doi", "10.1/b") is None and not lib.matcher().holds("doi")
+    lib.restore_papers(gone)
+    assert lib.matcher().find("doi", "10.1/b") == "k1" and lib.matcher().holds("doi")
