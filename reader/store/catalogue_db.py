@@ -657,9 +657,9 @@ class CatalogueDB:
         """False if no paper (not deleted) is in the import's match table `table`
         (reader.core.merge.Matcher; "abstract-derived": if none has an abstract). From
         any thread."""
-        key, more = _FIND[table]
+        key = _FIND[table][0]  # (not asking for a derived title: none may be among 1M)
         db = self._read_connection() or self._connection()
-        query = f"SELECT 1 FROM {_KEYED_FROM} WHERE k.{key} IS NOT NULL {more} LIMIT 1"
+        query = f"SELECT 1 FROM {_KEYED_FROM} WHERE k.{key} IS NOT NULL LIMIT 1"
         return db.execute(query).fetchone() is not None
 
     def find(self, table: str, key: object) -> str | None:

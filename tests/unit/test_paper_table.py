@@ -345,6 +345,7 @@ def test_papers_looked_up_by_id_or_key_cost_the_same_in_a_library_ten_times_bigg
             _work(conn, lambda: db.rows(wanted)),
             _work(conn, lambda: db.find("doi", "10.1/3")),
             _work(conn, lambda: db.holds("math-title")),  # (none has one)
+            _work(conn, lambda: db.holds("abstract-derived")),  # (no title derived)
             _work(conn, lambda: words.word_papers(wanted)),
         ]
 
