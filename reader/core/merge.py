@@ -159,7 +159,7 @@ def match_keys(paper: Paper) -> tuple[str | None, str | None, int | None, int | 
 # that must be true (if any). Two papers with real titles that differ are two papers,
 # so a real-titled paper is matched by abstract only against derived-title ones (which
 # also keeps the costly abstract table out of most imports).
-_TABLES: dict[str, tuple[str, str]] = {
+MATCH_TABLES: dict[str, tuple[str, str]] = {
     "doi": ("doi", ""),
     "arxiv": ("arxiv", ""),
     "title": ("title", ""),
@@ -175,7 +175,7 @@ class Matcher(Protocol):
     papers held in memory (MappingMatcher)."""
 
     def holds(self, table: str) -> bool:
-        """True if a paper of the library is in `table` (a name of _TABLES)."""
+        """True if a paper of the library is in `table` (a name of MATCH_TABLES)."""
         ...
 
     def find(self, table: str, key: object) -> str | None:
@@ -208,7 +208,7 @@ class MappingMatcher:
             for pid, paper in self._papers.items():
                 table.setdefault(paper.venue, pid)
             return table
-        kind, only = _TABLES[name]
+        kind, only = MATCH_TABLES[name]
         members = [(pid, p) for pid, p in self._papers.items() if not only or getattr(p, only)]
         if kind == "abstract":  # (fetched: a library lists its papers without them)
             texts = abstract_texts([paper for _pid, paper in members], self._abstracts)

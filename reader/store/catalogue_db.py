@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from reader.core import say
+from reader.core.merge import MATCH_ORDER, MATCH_TABLES, match_keys
 from reader.core.models import NOT_LOADED, Paper
 from reader.core.paper_table import PaperTable
 from reader.store.cachefile import cache_dir, library_name, owned, quick_check, set_aside
@@ -49,16 +50,12 @@ _KEYS_SQL = (
     " title INTEGER, abstract INTEGER, math INTEGER);\n"
     + "\n".join(f"CREATE INDEX by_{key} ON keys({key}) WHERE {key} IS NOT NULL;" for key in _KEYS)
 )
-#: how Matcher.find() looks for a paper in each table (reader.core.merge._TABLES)
+#: how Matcher.find() looks for a paper in each table of reader.core.merge.MATCH_TABLES
+#: (and "venue"): the column of keys of its kind, and what else its papers are
 _FIND = {
-    "doi": ("doi", ""),
-    "arxiv": ("arxiv", ""),
-    "title": ("title", ""),
-    "abstract": ("abstract", ""),
-    "abstract-derived": ("abstract", "AND p.title_derived = 1"),
-    "math-title": ("math", ""),
-    "venue": ("venue", ""),
-}
+    name: (_KEYS[MATCH_ORDER.index(kind) + 1], f"AND p.{only} = 1" if only else "")
+    for name, (kind, only) in MATCH_TABLES.items()
+} | {"venue": ("venue", "")}
 _SCHEMA_SQL = f"""
 CREATE TABLE files (name TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL);
 CREATE TABLE papers (
@@ -197,8 +194,6 @@ def _paper(row: tuple[Any, ...]) -> Paper:
 
 def _keyed(rank: str, papers: Iterable[Paper]) -> Iterator[tuple[object, ...]]:
     """The _KEYED rows of `papers` (taken with `rank`)."""
-    from reader.core.merge import match_keys
-
     for p in papers:
         yield (p.id, rank, p.venue or None, *match_keys(p))
 
